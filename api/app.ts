@@ -1,0 +1,85 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import { KeyCache } from '../core/key-cache.ts';
+import type { AppContext } from './context.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { createLimiter, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { buildOpenApi } from './openapi.ts';
+import { registerRoute, defineRoute, type AnyRoute } from './route.ts';
+import { healthRoutes } from './routes/health.ts';
+import { subjectRoutes } from './routes/subjects.ts';
+import { reportRoutes } from './routes/reports.ts';
+import { checkRoutes } from './routes/check.ts';
+import { labelRoutes } from './routes/labels.ts';
+import { publishRoutes } from './routes/publish.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+
+export type BuildOptions = {
+  /** A pino logger; none (silent) when left out, as in most tests. */
+  logger?: FastifyBaseLogger;
+};
+
+/** Every route of the interface, in the order the OpenAPI document lists them. */
+export function allRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    ...healthRoutes(ctx),
+    ...subjectRoutes(),
+    ...reportRoutes(ctx),
+    ...checkRoutes(ctx),
+    ...labelRoutes(),
+    ...publishRoutes(),
+    ...mcpRoutes(),
+  ];
+}
+
+/**
+ * The Fastify app: external plugins, the app's own plugins, then routes
+ * (fastify/demo's order). It owns no connections; the caller passes a pool
+ * and closes it.
+ */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    trustProxy: ctx.config.trustProxy,
+    // Request ids for log lines and 500 answers; never derived from the client.
+    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
+    // Long path ids reach validation (422 naming the limit) instead of the router's bare 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // A path with broken percent-encoding is a bad parameter: the spec's 422 body.
+    frameworkErrors: (_err, _req, reply) => {
+      const body = { detail: [{ loc: ['path'], msg: 'The path is not a valid URL (bad percent-encoding)', type: 'url_parsing' }] };
+      void (reply as FastifyReply).code(422).type('application/json').send(body);
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  await securityHeadersPlugin()(app);
+  await errorsPlugin(app);
+  const keys = new KeyCache(ctx.pool, ctx.databaseUrl);
+  await keys.start();
+  app.addHook('onClose', () => keys.close());
+  await authPlugin(keys)(app);
+  const limiter = createLimiter({ perMinute: ctx.config.rateLimitPerMinute, store: ctx.config.rateLimitStore, pool: ctx.pool });
+  await rateLimitPlugin(limiter, ctx.config.rateLimitPerMinute)(app);
+
+  const routes = allRoutes(ctx);
+  const document = buildOpenApi(routes, ctx.config);
+  const documentRoutes = ['/openapi.json', '/developers/openapi.json'].map((url) =>
+    defineRoute({
+      method: 'GET',
+      url,
+      operationId: url === '/openapi.json' ? 'getOpenApi' : 'getOpenApiDevelopers',
+      summary: 'This OpenAPI 3.1 description',
+      tags: ['service'],
+      auth: false,
+      hidden: true,
+      responses: { 200: { description: 'The OpenAPI document.' } },
+      handler: async () => document,
+    }),
+  );
+  for (const route of [...routes, ...documentRoutes]) registerRoute(app, route);
+  return app;
+}

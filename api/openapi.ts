@@ -1,0 +1,109 @@
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { z } from 'zod';
+import type { Config } from '../core/config.ts';
+import { ProblemSchema, ValidationErrorSchema } from '../core/schemas/common.ts';
+import { MAX_PAGE_SIZE } from '../core/schemas/common.ts';
+import type { AnyRoute } from './route.ts';
+
+/**
+ * The OpenAPI 3.1 description, made from the very route declarations (and so
+ * the very zod schemas) that the routes validate with. Errors every route can
+ * give are added here from what the route declares: a key (401, 429), a body
+ * (413, 422), parameters (422), starting jobs (429, 503).
+ */
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: ProblemSchema } },
+});
+
+const rateHeaders = {
+  'RateLimit-Policy': { description: 'The per-key quota: `"per-key";q=<requests>;w=60`.', schema: { type: 'string' as const } },
+  RateLimit: { description: 'What is left of it: `"per-key";r=<remaining>;t=<seconds to reset>`.', schema: { type: 'string' as const } },
+};
+
+function toOpenApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function responsesOf(route: AnyRoute, config: Config): ZodOpenApiResponsesObject {
+  const out: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    const contentType = spec.contentType ?? (Number(status) >= 400 ? 'application/problem+json' : 'application/json');
+    const schema: z.ZodType | undefined = spec.schema ?? (Number(status) >= 400 ? ProblemSchema : undefined);
+    out[status] = {
+      description: spec.description,
+      ...(schema ? { content: { [contentType]: { schema } } } : spec.contentType ? { content: { [contentType]: {} } } : {}),
+      ...(route.auth && Number(status) < 300 ? { headers: rateHeaders } : {}),
+    };
+  }
+  if (route.auth) {
+    out['401'] = problem('The API key is missing, unknown or revoked. Send it as `Authorization: Bearer <key>`.');
+    out['429'] = {
+      ...problem(
+        route.startsJobs
+          ? `Over ${config.rateLimitPerMinute} requests a minute for this key, or over ${config.dailyJobLimit} report and check jobs today. Wait \`Retry-After\` seconds. Stored reports are not affected by the job limit.`
+          : `Over ${config.rateLimitPerMinute} requests a minute for this key. Wait \`Retry-After\` seconds.`,
+      ),
+      headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } }, ...rateHeaders },
+    };
+  }
+  if (route.body) out['413'] = problem(`The body is over ${config.bodyLimitBytes} bytes. Send less text, or split it.`);
+  if (route.body || route.query || route.params) {
+    out['422'] = { description: 'The body or parameters failed validation (also malformed JSON and a wrong Content-Type).', content: { 'application/json': { schema: ValidationErrorSchema } } };
+  }
+  out['503'] = problem(
+    route.startsJobs
+      ? 'The day\'s spending ceiling is reached: new jobs resume after 00:00 UTC. Also answered while the database is unreachable.'
+      : 'The database is unreachable for a moment; retry shortly.',
+  );
+  return out as ZodOpenApiResponsesObject;
+}
+
+export function buildOpenApi(routes: AnyRoute[], config: Config): Record<string, unknown> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    if (route.hidden) continue;
+    const path = toOpenApiPath(route.url);
+    const op: ZodOpenApiOperationObject = {
+      operationId: route.operationId,
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: route.tags,
+      security: route.auth ? [{ bearerAuth: [] }] : [],
+      requestParams: {
+        ...(route.params ? { path: route.params as never } : {}),
+        ...(route.query ? { query: route.query as never } : {}),
+      },
+      ...(route.body ? { requestBody: { required: false, content: { 'application/json': { schema: route.body } } } } : {}),
+      responses: responsesOf(route, config),
+    };
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'delete';
+    paths[path] = { ...(paths[path] ?? {}), [method]: op };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Reliability Scoring Service',
+      version: '0.1',
+      description: [
+        'Reliability scores for public figures, organisations and outlets, with every claim, fixed test, piece of evidence and verdict behind the number.',
+        '',
+        'Authentication: every path under /v1 and /mcp needs `Authorization: Bearer <key>`. Public: /health, /openapi.json and /developers/openapi.json.',
+        `Limits: ${config.rateLimitPerMinute} requests a minute per key; ${config.dailyJobLimit} report and check jobs a day per key (UTC days); request bodies up to ${config.bodyLimitBytes} bytes; a daily spending ceiling of ${config.dailySpendLimitUsd} USD past which new jobs get 503.`,
+        `Paging: lists take \`page\` (from 1) and \`page_size\` (1 to ${MAX_PAGE_SIZE}, default 50) and answer with a \`paging\` object {page, page_size, total, total_pages}.`,
+        'Errors: 422 carries the validation body {detail: [{loc, msg, type, input?, ctx?}]}; every other error is an RFC 9457 problem (application/problem+json).',
+        'Review: every score and verdict is `machine-generated, unreviewed` until a person reviews it; show that label with it.',
+      ].join('\n'),
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'service' }, { name: 'subjects' }, { name: 'reports' }, { name: 'check' },
+      { name: 'responses' }, { name: 'labels' }, { name: 'publishing' }, { name: 'mcp' },
+    ],
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made with `npm run key -- create NAME`.' } },
+    },
+    paths,
+  }) as unknown as Record<string, unknown>;
+}

@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { parseOrThrow } from './validation.ts';
+
+/**
+ * One declaration per route: path, auth, the zod schemas of its params, query,
+ * body and responses, and its handler. The same declaration registers the
+ * Fastify route, validates the request (422 in the spec's body) and writes the
+ * route into the OpenAPI document, so the three cannot drift apart.
+ */
+
+export type ResponseSpec = {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to application/json. */
+  contentType?: string;
+};
+
+export type Validated<P, Q, B> = { params: P; query: Q; body: B };
+
+export type RouteDef<P = unknown, Q = unknown, B = unknown> = {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Fastify form: `/v1/subjects/:subject_id`. */
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** False only for the public routes: /health and the OpenAPI files. */
+  auth: boolean;
+  /** Starts a report or check job: subject to the daily job limit and spending ceiling. */
+  startsJobs?: boolean;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  responses: Record<number, ResponseSpec>;
+  /** Left out of the OpenAPI document (the document routes themselves). */
+  hidden?: boolean;
+  handler: (req: FastifyRequest, reply: FastifyReply, input: Validated<P, Q, B>) => Promise<unknown>;
+};
+
+// Erases the generic parameters for storage in a list.
+export type AnyRoute = RouteDef<any, any, any>;
+
+export function defineRoute<P = undefined, Q = undefined, B = undefined>(def: RouteDef<P, Q, B>): AnyRoute {
+  return def as AnyRoute;
+}
+
+export function registerRoute(app: FastifyInstance, def: AnyRoute): void {
+  app.route({
+    method: def.method,
+    url: def.url,
+    config: { auth: def.auth },
+    handler: async (req, reply) => {
+      const input: Validated<unknown, unknown, unknown> = {
+        params: def.params ? parseOrThrow(def.params, 'path', req.params) : undefined,
+        query: def.query ? parseOrThrow(def.query, 'query', req.query ?? {}) : undefined,
+        // No field of any body is required by itself, so an absent body is an empty object.
+        body: def.body ? parseOrThrow(def.body, 'body', req.body === undefined ? {} : req.body) : undefined,
+      };
+      const result = await def.handler(req, reply, input);
+      if (reply.sent) return reply;
+      const spec = def.responses[reply.statusCode];
+      if (spec?.schema && result !== undefined && !(typeof result === 'string' || Buffer.isBuffer(result))) {
+        // Responses are parsed through their schema: nothing unlisted leaks out,
+        // and a response that breaks its own schema is a bug caught here.
+        return spec.schema.parse(result);
+      }
+      return result;
+    },
+  });
+}

@@ -1,0 +1,43 @@
+import { DemoSchema, MethodologySchema } from '../../core/schemas/resources.ts';
+import { ExportQuerySchema, MethodologyQuerySchema } from '../../core/schemas/queries.ts';
+import { defineRoute } from '../route.ts';
+import { notBuilt } from './not-built.ts';
+
+export function publishRoutes() {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/export',
+      operationId: 'exportReports',
+      summary: 'Every subject\'s latest report, as JSON Lines or CSV',
+      description: 'JSON Lines records of kind `subject`, `score` and `claim`; or one CSV table, `claims` or `scores`. Demo subjects are left out unless `include_demo` is true.',
+      tags: ['publishing'],
+      auth: true,
+      query: ExportQuerySchema,
+      responses: { 200: { description: 'The export.', contentType: 'application/x-ndjson' } },
+      handler: notBuilt('The export'),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/demo',
+      operationId: 'getDemo',
+      summary: 'Machine verdicts beside outcomes published by others',
+      description: 'Demo subjects, each claim\'s machine verdict beside the published outcome, and agreement per set. Agreement is not accuracy.',
+      tags: ['publishing'],
+      auth: true,
+      responses: { 200: { description: 'The demo sets.', schema: DemoSchema } },
+      handler: notBuilt('The demo sets'),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/methodology',
+      operationId: 'getMethodology',
+      summary: 'The method version, the published method and the latest measurement',
+      tags: ['publishing'],
+      auth: true,
+      query: MethodologyQuerySchema,
+      responses: { 200: { description: 'The methodology as JSON, Markdown or HTML (`format`).', schema: MethodologySchema } },
+      handler: notBuilt('The methodology endpoint'),
+    }),
+  ];
+}

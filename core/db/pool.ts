@@ -1,0 +1,42 @@
+import pg from 'pg';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+/** Anything that can run a query: the pool, or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'>;
+
+// Dates stay strings (YYYY-MM-DD) and bigint counts become numbers: the API
+// speaks JSON, and no count here comes near 2^53.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export function createPool(url: string, max = 10): Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'reliability-scoring',
+  });
+  // An idle client that loses its server (PostgreSQL restarting) must not crash
+  // the process; the next query gets a fresh connection or a clear error.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Runs fn in a transaction on one client; rolls back on any error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+// The vocabulary of the method: one outcome scale shared by machine judges and
+// human reviewers, the claim types, and the broad topics. Each list is the single
+// source for its TypeScript type, its zod schema and the OpenAPI component, and
+// content/methodology.md states the same lists (a test holds them together).
+
+/** Outcomes that settle a claim and earn a credit. Ordered from best to worst. */
+export const RESOLVED_OUTCOMES = ['true', 'mostly_true', 'mixed', 'mostly_false', 'false'] as const;
+
+/**
+ * The full outcome scale. `unresolvable`: the evidence does not settle the claim.
+ * `pending`: the claim is not yet due (a promise, guidance or prediction whose date
+ * has not come).
+ */
+export const OUTCOMES = [...RESOLVED_OUTCOMES, 'unresolvable', 'pending'] as const;
+
+/**
+ * Credit of each resolved outcome: the share of the claim that held. Steps of 0.25
+ * keep every weighted sum exact in binary floating point (weights are 1 or 0.5),
+ * so the order in which claims are added can never change a score.
+ */
+export const CREDITS: Readonly<Record<ResolvedOutcome, number>> = Object.freeze({
+  true: 1,
+  mostly_true: 0.75,
+  mixed: 0.5,
+  mostly_false: 0.25,
+  false: 0,
+});
+
+export function isResolved(outcome: Outcome): outcome is ResolvedOutcome {
+  return (RESOLVED_OUTCOMES as readonly string[]).includes(outcome);
+}
+
+/** Credit of a resolved outcome; `null` for `unresolvable` and `pending`, which earn none. */
+export function creditOf(outcome: Outcome): number | null {
+  return isResolved(outcome) ? CREDITS[outcome] : null;
+}
+
+export const CLAIM_TYPES = ['factual', 'promise', 'guidance', 'prediction'] as const;
+
+export const CLAIM_TYPE_DESCRIPTIONS: Readonly<Record<ClaimType, string>> = Object.freeze({
+  factual: 'A statement about the past or the present that can be checked now.',
+  promise: 'A commitment by the subject to do something, or to have something done, often by a date.',
+  guidance: 'A forecast about results the subject itself controls or reports, such as its own figures or targets.',
+  prediction: 'A forecast about events the subject does not control.',
+});
+
+/** Broad topics a claim is filed under; `other` catches what fits none. */
+export const TOPICS = [
+  'economy',
+  'public_finance',
+  'health',
+  'education',
+  'environment',
+  'technology',
+  'crime_and_justice',
+  'immigration',
+  'security',
+  'social_policy',
+  'governance',
+  'other',
+] as const;
+
+export const TOPIC_DESCRIPTIONS: Readonly<Record<Topic, string>> = Object.freeze({
+  economy: 'Growth, prices, jobs, wages, trade and business results.',
+  public_finance: 'Taxes, public spending, deficits and debt.',
+  health: 'Health care, public health, medicines and disease.',
+  education: 'Schools, universities, skills and training.',
+  environment: 'Climate, energy, pollution and nature.',
+  technology: 'Science, technology, the internet and data.',
+  crime_and_justice: 'Crime, policing, courts and prisons.',
+  immigration: 'Migration, asylum, borders and citizenship.',
+  security: 'Defence, foreign affairs, war and terrorism.',
+  social_policy: 'Welfare, pensions, housing, family and equality.',
+  governance: 'Elections, institutions, the conduct of government and of organisations.',
+  other: 'Anything that fits none of the topics above.',
+});
+
+/** Verdicts a human reviewer may record: the outcome scale minus `pending`, plus `not_a_claim`. */
+export const LABEL_VERDICTS = [...RESOLVED_OUTCOMES, 'unresolvable', 'not_a_claim'] as const;
+
+/** Shown beside every machine verdict or score until a person has reviewed it. */
+export const REVIEW_LABEL = 'machine-generated, unreviewed';
+
+export const ResolvedOutcomeSchema = z
+  .enum(RESOLVED_OUTCOMES)
+  .describe('An outcome that settles a claim: true (credit 1), mostly_true (0.75), mixed (0.5), mostly_false (0.25), false (0).')
+  .meta({ id: 'ResolvedOutcome' });
+
+export const OutcomeSchema = z
+  .enum(OUTCOMES)
+  .describe(
+    'Outcome of a claim on the scale shared by machine judges and human reviewers: true, mostly_true, mixed, mostly_false, false (resolved); unresolvable (the evidence does not settle it); pending (not yet due).',
+  )
+  .meta({ id: 'Outcome' });
+
+export const ClaimTypeSchema = z
+  .enum(CLAIM_TYPES)
+  .describe(
+    'Kind of claim: factual (checkable now), promise (a commitment to act), guidance (a forecast of results the subject controls or reports), prediction (a forecast of events the subject does not control).',
+  )
+  .meta({ id: 'ClaimType' });
+
+export const TopicSchema = z
+  .enum(TOPICS)
+  .describe(`Broad topic a claim is filed under, one of: ${TOPICS.join(', ')}.`)
+  .meta({ id: 'Topic' });
+
+export const LabelVerdictSchema = z
+  .enum(LABEL_VERDICTS)
+  .describe('A reviewer\'s verdict: a resolved outcome, unresolvable, or not_a_claim (the text is not a checkable claim).')
+  .meta({ id: 'LabelVerdict' });
+
+export type ResolvedOutcome = z.infer<typeof ResolvedOutcomeSchema>;
+export type Outcome = z.infer<typeof OutcomeSchema>;
+export type ClaimType = z.infer<typeof ClaimTypeSchema>;
+export type Topic = z.infer<typeof TopicSchema>;
+export type LabelVerdict = z.infer<typeof LabelVerdictSchema>;

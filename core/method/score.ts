@@ -1,0 +1,358 @@
+import { z } from 'zod';
+import { betaInterval, betaMean, updateBeta, type BetaDist } from './beta.ts';
+import {
+  CLAIM_TYPES,
+  ClaimTypeSchema,
+  OutcomeSchema,
+  REVIEW_LABEL,
+  ResolvedOutcomeSchema,
+  TopicSchema,
+  creditOf,
+  type ResolvedOutcome,
+  type Topic,
+} from './outcomes.ts';
+
+// The scoring method of content/methodology.md, as one pure function. Every number
+// below is stated in that text; change one and the text together, then bump
+// METHOD_SEMVER (the build id changes by itself).
+
+/** Beta(1, 1): uniform, worth one fully true and one fully false claim. */
+export const PRIOR: BetaDist = Object.freeze({ alpha: 1, beta: 1 });
+/** Weight of a claim whose judges disagree; a claim they agree on weighs 1. */
+export const DISAGREE_WEIGHT = 0.5;
+/** Credit lost by a resolved promise with on_time false (one step of the scale). */
+export const LATE_PROMISE_PENALTY = 0.25;
+/** Below this many resolved claims in scope there is no report. */
+export const MIN_RESOLVED = 5;
+/** Widths are in score points: the upper end of interval_80 minus the lower. */
+export const CONFIDENCE_RULES = Object.freeze({
+  high: Object.freeze({ minResolved: 30, maxWidth: 25 }),
+  medium: Object.freeze({ minResolved: 10, maxWidth: 40 }),
+});
+/** At most this many low-credit and this many high-credit claims are featured. */
+export const FEATURED_PER_SIDE = 3;
+
+export const ScoringClaimSchema = z
+  .object({
+    claim_id: z.string().min(1).describe('Identifier of the claim; unique within one call.'),
+    claim_type: ClaimTypeSchema,
+    topic: TopicSchema.nullable().optional().describe('Broad topic; a missing topic counts as other.'),
+    outcome: OutcomeSchema,
+    judges_disagree: z.boolean().describe('True when the independent judges gave different outcomes.'),
+    on_time: z.boolean().nullable().describe('For promises: whether it was met by its deadline; null when no deadline or unknown.'),
+    quote: z.string().describe('The claim in the subject\'s words.'),
+    said_on: z.string().describe('When the claim was made: YYYY-MM-DD or an ISO 8601 timestamp.'),
+  })
+  .describe('What the scoring method needs to know about one claim.');
+export type ScoringClaim = z.infer<typeof ScoringClaimSchema>;
+
+const Points = z.number().min(0).max(100);
+
+export const ConfidenceLevelSchema = z
+  .enum(['low', 'medium', 'high'])
+  .describe('How far the score can be relied on, from the number of resolved claims and the width of the 80% range.')
+  .meta({ id: 'ConfidenceLevel' });
+export type ConfidenceLevel = z.infer<typeof ConfidenceLevelSchema>;
+
+export const ConfidenceSchema = z
+  .object({
+    level: ConfidenceLevelSchema,
+    reasons: z.string().describe('Why this level, in words: the claim count and range width against the thresholds.'),
+  })
+  .describe('Confidence in a score, with its reasons.')
+  .meta({ id: 'Confidence' });
+export type Confidence = z.infer<typeof ConfidenceSchema>;
+
+export const Interval80Schema = z
+  .tuple([Points, Points])
+  .describe('The 80% range: 100 × the 10th and 90th percentiles of the posterior, lower end rounded down and upper end rounded up to 0.1.')
+  .meta({ id: 'Interval80' });
+
+export const ScoreEntrySchema = z
+  .object({
+    score: Points.describe('100 × the posterior mean, rounded to 0.1.'),
+    interval_80: Interval80Schema,
+    n_resolved: z.int().min(0).describe('Number of resolved claims the score rests on.'),
+    confidence: ConfidenceSchema,
+  })
+  .describe('Score for one claim type, or for all types pooled (overall).')
+  .meta({ id: 'ScoreEntry' });
+export type ScoreEntry = z.infer<typeof ScoreEntrySchema>;
+
+export const HeadlineScoreSchema = z
+  .object({
+    score: Points.describe('The overall score: 100 × the posterior mean, rounded to 0.1.'),
+    interval_80: Interval80Schema,
+    confidence: ConfidenceLevelSchema,
+    n_resolved: z.int().min(0).describe('Number of resolved claims the score rests on.'),
+  })
+  .describe('The headline score; it equals scores.overall, with the confidence level alone.')
+  .meta({ id: 'HeadlineScore' });
+export type HeadlineScore = z.infer<typeof HeadlineScoreSchema>;
+
+const entryFor = (type: string) => ScoreEntrySchema.optional().describe(`Score of ${type} claims; absent when none is resolved.`);
+export const ScoresSchema = z
+  .object({
+    overall: ScoreEntrySchema.describe('All resolved claims pooled into one posterior.'),
+    factual: entryFor('factual'),
+    promise: entryFor('promise'),
+    guidance: entryFor('guidance'),
+    prediction: entryFor('prediction'),
+  })
+  .describe('Scores by claim type, and overall.')
+  .meta({ id: 'Scores' });
+export type Scores = z.infer<typeof ScoresSchema>;
+
+export const FeaturedClaimSchema = z
+  .object({
+    claim_id: z.string().describe('Identifier of the claim.'),
+    claim_type: ClaimTypeSchema,
+    quote: z.string().describe('The claim in the subject\'s words.'),
+    said_on: z.string().describe('When the claim was made.'),
+    outcome: ResolvedOutcomeSchema,
+    credit: z.number().min(0).max(1).describe('Credit the claim counted for, after any late-promise deduction.'),
+    why_featured: z
+      .enum(['low_credit', 'high_credit'])
+      .describe('low_credit: among the lowest-credit claims (credit 0.25 or less); high_credit: among the highest (0.75 or more).'),
+  })
+  .describe('A resolved claim shown with the report, chosen by a fixed rule.')
+  .meta({ id: 'FeaturedClaim' });
+export type FeaturedClaim = z.infer<typeof FeaturedClaimSchema>;
+
+export const CAVEAT_CODES = [
+  'machine_generated',
+  'topic_filter',
+  'low_confidence',
+  'judges_disagree',
+  'late_promises',
+  'type_not_resolved',
+  'pending_claims',
+  'unresolvable_claims',
+] as const;
+export const CaveatSchema = z
+  .object({
+    code: z.enum(CAVEAT_CODES).describe('Stable code for the caveat.'),
+    message: z.string().describe('The caveat in words, for readers.'),
+  })
+  .describe('Something a reader should know before relying on the report.')
+  .meta({ id: 'Caveat' });
+export type Caveat = z.infer<typeof CaveatSchema>;
+
+export const ScoredResultSchema = z
+  .object({
+    status: z.literal('scored'),
+    score: HeadlineScoreSchema,
+    scores: ScoresSchema,
+    featured_claims: z.array(FeaturedClaimSchema).describe('At most 3 low-credit then 3 high-credit claims.'),
+    caveats: z.array(CaveatSchema).describe('Caveats in their fixed order.'),
+  })
+  .describe('The parts of a report the scoring method makes.');
+export type ScoredResult = z.infer<typeof ScoredResultSchema>;
+
+export const InsufficientResultSchema = z
+  .object({
+    status: z.literal('insufficient'),
+    reason: z.string().describe('Why there is no report, in words.'),
+    n_resolved: z.int().min(0).describe('Resolved claims found.'),
+    min_resolved: z.int().min(0).describe('Resolved claims a report needs.'),
+    n_claims: z.int().min(0).describe('Claims found, resolved or not.'),
+    n_pending: z.int().min(0).describe('Claims not yet due.'),
+    n_unresolvable: z.int().min(0).describe('Claims the evidence does not settle.'),
+  })
+  .describe('Too few resolved claims for a report: the job ends as insufficient with this reason.');
+export type InsufficientResult = z.infer<typeof InsufficientResultSchema>;
+export type ScoringResult = ScoredResult | InsufficientResult;
+
+export type ScoreOptions = {
+  /** Score only claims filed under this topic (a claim without a topic counts as `other`). */
+  topic?: Topic | null;
+};
+
+type Counted = { claim: ScoringClaim; credit: number; weight: number };
+
+/** Credit a resolved claim counts for, or null when it is not resolved. */
+export function countedCredit(claim: ScoringClaim): number | null {
+  const base = creditOf(claim.outcome);
+  if (base === null) return null;
+  const late = claim.claim_type === 'promise' && claim.on_time === false;
+  return late ? Math.max(0, base - LATE_PROMISE_PENALTY) : base;
+}
+
+/** The posterior behind a score: PRIOR updated with every resolved claim given. */
+export function posteriorOf(claims: readonly ScoringClaim[]): BetaDist {
+  return updateBeta(PRIOR, counted(claims));
+}
+
+function counted(claims: readonly ScoringClaim[]): Counted[] {
+  const out: Counted[] = [];
+  for (const claim of claims) {
+    const credit = countedCredit(claim);
+    if (credit !== null) out.push({ claim, credit, weight: claim.judges_disagree ? DISAGREE_WEIGHT : 1 });
+  }
+  return out;
+}
+
+// Ends are rounded outward so the published range never claims more certainty than
+// the posterior has. The 1e-9 absorbs float noise such as 0.1 arriving as
+// 0.09999999999999998, which would otherwise floor to 9.9.
+const toPoints = (share: number) => Math.round(share * 1000) / 10;
+const floorPoints = (share: number) => Math.max(0, Math.floor(share * 1000 + 1e-9) / 10);
+const ceilPoints = (share: number) => Math.min(100, Math.ceil(share * 1000 - 1e-9) / 10);
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function confidenceOf(n: number, width: number, nDisagree: number): Confidence {
+  const { high, medium } = CONFIDENCE_RULES;
+  const meets = (rule: { minResolved: number; maxWidth: number }) => n >= rule.minResolved && width <= rule.maxWidth;
+  const lacking = (rule: { minResolved: number; maxWidth: number }) =>
+    [
+      n < rule.minResolved ? `at least ${rule.minResolved} resolved claims` : null,
+      width > rule.maxWidth ? `a range of at most ${rule.maxWidth} points` : null,
+    ]
+      .filter((x) => x !== null)
+      .join(' and ');
+  const basis = `${plural(n, 'resolved claim')} and an 80% range ${width.toFixed(1)} points wide`;
+  const level: ConfidenceLevel = meets(high) ? 'high' : meets(medium) ? 'medium' : 'low';
+  let reasons =
+    level === 'high'
+      ? `High: ${basis} meet the bar for high (at least ${high.minResolved} resolved claims and a range of at most ${high.maxWidth} points).`
+      : level === 'medium'
+        ? `Medium: ${basis} meet the bar for medium but not for high, which needs ${lacking(high)}.`
+        : `Low: ${basis} fall short of medium, which needs ${lacking(medium)}.`;
+  if (nDisagree > 0) reasons += ` ${nDisagree} of these claims had judges who disagreed and count half.`;
+  return { level, reasons };
+}
+
+function scoreEntry(resolved: readonly Counted[]): ScoreEntry {
+  const post = updateBeta(PRIOR, resolved);
+  const [lo, hi] = betaInterval(post, 0.1, 0.9);
+  const interval: [number, number] = [floorPoints(lo), ceilPoints(hi)];
+  const width = Math.round((interval[1] - interval[0]) * 10) / 10;
+  const nDisagree = resolved.filter((c) => c.claim.judges_disagree).length;
+  return {
+    score: toPoints(betaMean(post)),
+    interval_80: interval,
+    n_resolved: resolved.length,
+    confidence: confidenceOf(resolved.length, width, nDisagree),
+  };
+}
+
+const byId = (a: ScoringClaim, b: ScoringClaim) => (a.claim_id < b.claim_id ? -1 : a.claim_id > b.claim_id ? 1 : 0);
+// Only ISO 8601 dates and timestamps are read, a time without a zone as UTC, so the
+// order never depends on the machine's time zone or on Date.parse's looser guesses.
+// Anything else sorts as oldest, so it is featured last rather than first.
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+const timeOf = (c: ScoringClaim) => {
+  const m = ISO_DATE.exec(c.said_on);
+  if (!m) return Number.NEGATIVE_INFINITY;
+  const t = Date.parse(m[1] && !m[4] ? `${c.said_on}Z` : c.said_on);
+  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+};
+const newestFirst = (a: Counted, b: Counted) => {
+  const ta = timeOf(a.claim);
+  const tb = timeOf(b.claim);
+  return ta === tb ? byId(a.claim, b.claim) : tb > ta ? 1 : -1;
+};
+
+function featured(resolved: readonly Counted[]): FeaturedClaim[] {
+  // Claims whose judges disagree are never featured: a featured claim should be one
+  // whose outcome the method is surest of.
+  const agreed = resolved.filter((c) => !c.claim.judges_disagree);
+  const low = agreed.filter((c) => c.credit <= 0.25).sort((a, b) => a.credit - b.credit || newestFirst(a, b));
+  const high = agreed.filter((c) => c.credit >= 0.75).sort((a, b) => b.credit - a.credit || newestFirst(a, b));
+  const shape = (c: Counted, why: FeaturedClaim['why_featured']): FeaturedClaim => ({
+    claim_id: c.claim.claim_id,
+    claim_type: c.claim.claim_type,
+    quote: c.claim.quote,
+    said_on: c.claim.said_on,
+    outcome: c.claim.outcome as ResolvedOutcome,
+    credit: c.credit,
+    why_featured: why,
+  });
+  return [
+    ...low.slice(0, FEATURED_PER_SIDE).map((c) => shape(c, 'low_credit')),
+    ...high.slice(0, FEATURED_PER_SIDE).map((c) => shape(c, 'high_credit')),
+  ];
+}
+
+/**
+ * Scores a subject's claims by the published method. Pure and deterministic: the
+ * order of `claims` does not matter. Throws RangeError on a repeated claim_id,
+ * because two claims with one id would make the featured choice order-dependent.
+ */
+export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptions = {}): ScoringResult {
+  const seen = new Set<string>();
+  for (const c of claims) {
+    if (seen.has(c.claim_id)) throw new RangeError(`claim_id ${c.claim_id} occurs more than once`);
+    seen.add(c.claim_id);
+  }
+  const topic = options.topic ?? null;
+  const inScope = [...claims].filter((c) => topic === null || (c.topic ?? 'other') === topic).sort(byId);
+  const resolved = counted(inScope);
+  const nPending = inScope.filter((c) => c.outcome === 'pending').length;
+  const nUnresolvable = inScope.filter((c) => c.outcome === 'unresolvable').length;
+
+  if (resolved.length < MIN_RESOLVED) {
+    const scope = topic === null ? '' : ` under the topic "${topic}"`;
+    return {
+      status: 'insufficient',
+      reason:
+        `Only ${resolved.length} of the ${plural(inScope.length, 'claim')} found${scope} ${resolved.length === 1 ? 'is' : 'are'} resolved ` +
+        `(${nPending} pending, ${nUnresolvable} unresolvable); a report needs at least ${MIN_RESOLVED} resolved claims.`,
+      n_resolved: resolved.length,
+      min_resolved: MIN_RESOLVED,
+      n_claims: inScope.length,
+      n_pending: nPending,
+      n_unresolvable: nUnresolvable,
+    };
+  }
+
+  const overall = scoreEntry(resolved);
+  const scores: Scores = { overall };
+  const caveats: Caveat[] = [
+    { code: 'machine_generated', message: `Every outcome was set by machine judges and no person has reviewed them (${REVIEW_LABEL}).` },
+  ];
+  if (topic !== null) caveats.push({ code: 'topic_filter', message: `Only claims filed under the topic "${topic}" are scored.` });
+  if (overall.confidence.level === 'low') {
+    caveats.push({ code: 'low_confidence', message: 'The score rests on few resolved claims or a wide range; read it as a rough indication.' });
+  }
+  const nDisagree = resolved.filter((c) => c.claim.judges_disagree).length;
+  if (nDisagree > 0) {
+    caveats.push({
+      code: 'judges_disagree',
+      message: `${nDisagree} of the ${resolved.length} resolved claims had judges who disagreed; each counts half as much as a claim they agreed on.`,
+    });
+  }
+  const nLate = resolved.filter((c) => c.claim.claim_type === 'promise' && c.claim.on_time === false).length;
+  if (nLate > 0) {
+    caveats.push({
+      code: 'late_promises',
+      message: `${plural(nLate, 'resolved promise was', 'resolved promises were')} not met on time; each lost ${LATE_PROMISE_PENALTY} of its credit.`,
+    });
+  }
+  for (const type of CLAIM_TYPES) {
+    const ofType = inScope.filter((c) => c.claim_type === type);
+    if (ofType.length === 0) continue;
+    const resolvedOfType = resolved.filter((c) => c.claim.claim_type === type);
+    if (resolvedOfType.length > 0) {
+      scores[type] = scoreEntry(resolvedOfType);
+    } else {
+      caveats.push({
+        code: 'type_not_resolved',
+        message: `There ${ofType.length === 1 ? 'is' : 'are'} ${plural(ofType.length, `${type} claim`)} but none is resolved yet, so there is no ${type} score.`,
+      });
+    }
+  }
+  if (nPending > 0) caveats.push({ code: 'pending_claims', message: `${plural(nPending, 'claim is', 'claims are')} not yet due and not scored.` });
+  if (nUnresolvable > 0) {
+    caveats.push({ code: 'unresolvable_claims', message: `${plural(nUnresolvable, 'claim', 'claims')} could not be settled from the evidence and ${nUnresolvable === 1 ? 'is' : 'are'} not scored.` });
+  }
+
+  return {
+    status: 'scored',
+    score: { score: overall.score, interval_80: overall.interval_80, confidence: overall.confidence.level, n_resolved: overall.n_resolved },
+    scores,
+    featured_claims: featured(resolved),
+    caveats,
+  };
+}

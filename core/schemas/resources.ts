@@ -1,0 +1,288 @@
+import { z } from 'zod';
+import { ClaimTypeSchema, OutcomeSchema, LabelVerdictSchema, TopicSchema } from '../method/outcomes.ts';
+import { CaveatSchema, FeaturedClaimSchema, HeadlineScoreSchema, ScoreEntrySchema } from '../method/score.ts';
+import { JobStatusSchema, PagingSchema, SubjectKindSchema } from './common.ts';
+
+/** The service's resources as they go out. Response schemas strip anything unlisted. */
+
+const REVIEW = z
+  .string()
+  .describe('`machine-generated, unreviewed` until a person has reviewed it. Show it beside any verdict or score.');
+
+export const SubjectSchema = z
+  .object({
+    subject_id: z.string().describe('Subject identifier.'),
+    name: z.string().describe('Name, at most 300 characters.'),
+    kind: SubjectKindSchema,
+    aliases: z.array(z.string()).describe('Other names the subject goes by.'),
+    description: z.string().nullable().describe('One line on who or what the subject is.'),
+    public_figure: z.boolean().describe('False for a private person, who needs `consent_ref` to get a report.'),
+    serving_politician: z.boolean().describe('True while the subject holds political office; the service makes no report on them.'),
+    demo: z.boolean().describe('True for a demo subject whose claims carry outcomes published by others.'),
+  })
+  .meta({ id: 'Subject' });
+
+export const SubjectDetailSchema = SubjectSchema.extend({
+  latest_report: z
+    .object({
+      report_id: z.string(),
+      generated_at: z.string().describe('ISO 8601 timestamp.'),
+      score: z.number().nullable(),
+      stale: z.boolean(),
+      html_url: z.string(),
+    })
+    .nullable()
+    .describe('The newest stored report, or null when none is stored.'),
+}).meta({ id: 'SubjectDetail' });
+
+export const SubjectListSchema = z
+  .object({ subjects: z.array(SubjectDetailSchema).describe('Subjects with at least one stored report, newest report first.') })
+  .meta({ id: 'SubjectList' });
+
+export const ResolveCandidateSchema = z
+  .object({
+    subject_id: z.string().nullable().describe('Known subjects carry their id; null for a name not yet known.'),
+    name: z.string(),
+    kind: SubjectKindSchema.nullable(),
+    description: z.string().nullable(),
+    known: z.boolean().describe('True when the subject is already stored.'),
+    public_figure: z.boolean().nullable().describe('Null when it could not be established.'),
+    serving_politician: z.boolean().nullable(),
+    eligible: z.boolean().describe('Whether a report may be made under the rules.'),
+    needs_consent_ref: z.boolean().describe('True for a person who is not a public figure.'),
+    reason: z.string().nullable().describe('Why the subject is not eligible, when it is not.'),
+  })
+  .meta({ id: 'ResolveCandidate' });
+
+export const ResolveResponseSchema = z
+  .object({ candidates: z.array(ResolveCandidateSchema) })
+  .meta({ id: 'ResolveResponse' });
+
+export const EvidenceSchema = z
+  .object({
+    url: z.string().describe('Where the evidence was found (http or https).'),
+    publisher: z.string().nullable(),
+    published: z.string().nullable().describe('Date of publication, YYYY-MM-DD.'),
+    quote: z.string().describe('The passage that bears on the claim, verbatim.'),
+    independent_of_subject: z.boolean().describe('False when the subject published it or it sits on one of the subject\'s own sites.'),
+  })
+  .meta({ id: 'Evidence' });
+
+export const ClaimResponseSchema = z
+  .object({
+    response_id: z.string(),
+    name: z.string().describe('Who sent the reply.'),
+    role: z.string().nullable(),
+    statement: z.string(),
+    counter_evidence_url: z.string().nullable(),
+    received_at: z.string().describe('ISO 8601 timestamp.'),
+    status: z.string().describe('`response received, not yet reviewed` until a person has reviewed it.'),
+  })
+  .describe('A reply or correction stored against a claim.')
+  .meta({ id: 'ClaimResponse' });
+
+export const ClaimSchema = z
+  .object({
+    claim_id: z.string(),
+    claim_type: ClaimTypeSchema,
+    topic: TopicSchema,
+    quote: z.string().describe('The claim\'s wording, verbatim from the source.'),
+    quote_verified: z.boolean().describe('True only when the quote occurs in the fetched source text.'),
+    said_on: z.string().nullable().describe('Date the claim was made, YYYY-MM-DD.'),
+    source: z.object({
+      url: z.string(),
+      title: z.string().nullable(),
+      outlet: z.string().nullable(),
+      published: z.string().nullable(),
+    }),
+    resolution_criteria: z.string().describe('The fixed test applied to the claim, written before evidence was looked at.'),
+    due: z.string().nullable().describe('For promises and predictions, when the claim falls due (YYYY-MM-DD).'),
+    outcome: OutcomeSchema,
+    on_time: z.boolean().nullable().describe('For promises: whether it was kept by its deadline.'),
+    rationale: z.string().describe('Why the outcome, in words a reader can check against the evidence.'),
+    evidence: z.array(EvidenceSchema),
+    judges_disagree: z.boolean(),
+    responses: z.array(ClaimResponseSchema),
+    review_status: REVIEW,
+  })
+  .meta({ id: 'Claim' });
+
+export const ReportSchema = z
+  .object({
+    subject: SubjectSchema,
+    method_version: z.string().describe('`<major>.<minor>.<patch>+<build id>` of the scoring method.'),
+    score: HeadlineScoreSchema,
+    scores: z
+      .object({
+        factual: ScoreEntrySchema.optional(),
+        promise: ScoreEntrySchema.optional(),
+        guidance: ScoreEntrySchema.optional(),
+        prediction: ScoreEntrySchema.optional(),
+        overall: ScoreEntrySchema.optional(),
+      })
+      .describe('Scores by claim type, and overall. A type with no claims is left out.'),
+    featured_claims: z.array(FeaturedClaimSchema),
+    caveats: z.array(CaveatSchema),
+    review_status: REVIEW,
+  })
+  .meta({ id: 'Report' });
+
+export const StoredReportSchema = z
+  .object({
+    report_id: z.string().startsWith('rep_'),
+    status: z.literal('complete'),
+    generated_at: z.string().describe('ISO 8601 timestamp.'),
+    stale: z.boolean().describe('True when the report is 90 days old or more; a refresh job runs meanwhile.'),
+    report: ReportSchema,
+    html_url: z.string().describe('Path `/v1/reports/<report_id>/html`.'),
+  })
+  .meta({ id: 'StoredReport' });
+
+export const JobPollSchema = z
+  .object({
+    job_id: z.string().startsWith('job_'),
+    kind: z.enum(['report', 'check']).describe('What the job makes.'),
+    status: JobStatusSchema,
+    poll: z.string(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+    reason: z.string().nullable().describe('Why the job ended `insufficient`, `refused` or `failed`; null otherwise.'),
+    report_id: z.string().nullable().describe('Once `complete`, for a report job: the stored report.'),
+    report: ReportSchema.nullable().describe('Once `complete`, for a report job: the finished report.'),
+    results: z.array(z.unknown()).nullable().describe('Once `complete`, for a check job: per-claim outcomes (CheckResult items).'),
+  })
+  .meta({ id: 'JobPoll' });
+
+export const ClaimsPageSchema = z
+  .object({
+    subject_id: z.string(),
+    report_id: z.string(),
+    claims: z.array(ClaimSchema),
+    paging: PagingSchema,
+  })
+  .meta({ id: 'ClaimsPage' });
+
+export const CheckResultSchema = z
+  .object({
+    claim_id: z.string(),
+    text: z.string().describe('The claim as checked (kept in the result; the submitted text itself is deleted).'),
+    claim_type: ClaimTypeSchema,
+    topic: TopicSchema,
+    resolution_criteria: z.string(),
+    outcome: OutcomeSchema,
+    rationale: z.string(),
+    evidence: z.array(EvidenceSchema),
+    judges_disagree: z.boolean(),
+    review_status: REVIEW,
+  })
+  .meta({ id: 'CheckResult' });
+
+export const ResponseAckSchema = z
+  .object({
+    response_id: z.string(),
+    claim_id: z.string(),
+    status: z.literal('response received, not yet reviewed'),
+    received_at: z.string(),
+  })
+  .meta({ id: 'ResponseAck' });
+
+export const LabelSchema = z
+  .object({
+    claim_id: z.string(),
+    subject_id: z.string(),
+    verdict: LabelVerdictSchema,
+    on_time: z.boolean().nullable(),
+    note: z.string().nullable(),
+    reviewer: z.string().nullable(),
+    labelled_at: z.string(),
+  })
+  .meta({ id: 'Label' });
+
+export const LabelAckSchema = z
+  .object({
+    label: LabelSchema,
+    replaced: z.boolean().describe('True when this verdict replaced the caller\'s earlier one on the same claim.'),
+    machine: z.object({ outcome: OutcomeSchema, rationale: z.string(), judges_disagree: z.boolean() }),
+    published: z
+      .object({ outcome: OutcomeSchema.nullable(), publisher_rating: z.string(), dataset: z.string() })
+      .nullable()
+      .describe('For demo subjects: the outcome published by others; null otherwise.'),
+  })
+  .meta({ id: 'LabelAck' });
+
+export const LabelListSchema = z.object({ labels: z.array(LabelSchema) }).meta({ id: 'LabelList' });
+
+export const LabelQueueSchema = z
+  .object({
+    subject_id: z.string(),
+    claims: z.array(
+      z.object({
+        claim_id: z.string(),
+        claim_type: ClaimTypeSchema,
+        quote: z.string(),
+        said_on: z.string().nullable(),
+        source: z.object({ url: z.string(), title: z.string().nullable(), outlet: z.string().nullable(), published: z.string().nullable() }),
+        resolution_criteria: z.string(),
+        evidence: z.array(EvidenceSchema),
+        labelled: z.boolean().describe('Whether the caller has labelled this claim.'),
+        machine: z
+          .object({ outcome: OutcomeSchema, rationale: z.string() })
+          .nullable()
+          .describe('Withheld (null) until the caller has labelled the claim.'),
+      }),
+    ),
+  })
+  .meta({ id: 'LabelQueue' });
+
+export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+export const StatusSchema = z
+  .object({
+    method_version: z.string(),
+    queue: z.object({
+      depth: z.number().int().describe('Jobs waiting or running, all queues.'),
+      queued: z.number().int(),
+      active: z.number().int(),
+      by_queue: z.record(z.string(), z.object({ queued: z.number().int(), active: z.number().int() })),
+    }),
+    spend: z.object({
+      day: z.string().describe('The UTC day, YYYY-MM-DD.'),
+      spent_usd: z.number(),
+      limit_usd: z.number(),
+      remaining_usd: z.number(),
+    }),
+  })
+  .meta({ id: 'Status' });
+
+export const MeasurementSchema = z
+  .object({
+    measured_at: z.string(),
+    method_version: z.string(),
+    datasets: z.array(
+      z.object({
+        dataset: z.string(),
+        n: z.number().int(),
+        coverage: z.number(),
+        agreement: z.number().nullable(),
+      }),
+    ),
+    note: z.string(),
+  })
+  .meta({ id: 'Measurement' });
+
+export const MethodologySchema = z
+  .object({
+    method_version: z.string(),
+    markdown: z.string().describe('The published method, Markdown.'),
+    measurement: MeasurementSchema.nullable().describe('The latest published measurement; null when none is published yet.'),
+    measurement_note: z.string().describe('Says plainly when no measurement is published yet.'),
+  })
+  .meta({ id: 'Methodology' });
+
+export const DemoSchema = z
+  .object({
+    note: z.string().describe('Always says that agreement is not accuracy.'),
+    sets: z.array(z.unknown()),
+  })
+  .meta({ id: 'Demo' });

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench` (API part). Measures, in one run on this machine:
+ *  1. time from starting the service (as `npm start` does) to the first 200
+ *     from /health, cold (new DATA_DIR: initdb, migrations, pg-boss schema)
+ *     and warm (same DATA_DIR again; median of 3);
+ *  2. requests per second and latency of an authenticated GET /v1/status
+ *     under autocannon, 10 s at 50 connections, beside a bare Fastify route
+ *     measured the same way in the same run.
+ * The per-key rate limit is raised for the load run (it would answer 429
+ * after 60 requests otherwise); everything else is the default service.
+ * Options: --duration S (default 10), --connections N (default 50), --json.
+ */
+import { mkdtemp, rm, chmod } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { keyFor, spawnListening, stop } from './bench/process.ts';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, json: { type: 'boolean', default: false } } });
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+async function timeToHealthy(env: Record<string, string>): Promise<{ ms: number; stopAfter: () => Promise<void>; url: string }> {
+  const t0 = performance.now();
+  const { child, url } = await spawnListening('scripts/start.ts', env);
+  for (;;) {
+    const res = await fetch(`${url}/health`).catch(() => undefined);
+    if (res?.status === 200) break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { ms: performance.now() - t0, url, stopAfter: () => stop(child) };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function load(url: string, headers: Record<string, string>) {
+  const r = await autocannon({ url, connections, duration, headers });
+  return {
+    requests_per_second: Math.round(r.requests.average),
+    latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
+    non_2xx: r.non2xx,
+    errors: r.errors,
+    total: r.requests.total,
+  };
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-'));
+await chmod(dataDir, 0o755);
+const env = { DATA_DIR: dataDir, PORT: '0', RATE_LIMIT_PER_MINUTE: '1000000' };
+try {
+  const cold = await timeToHealthy(env);
+  await cold.stopAfter();
+  const warm: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const w = await timeToHealthy(env);
+    warm.push(w.ms);
+    await w.stopAfter();
+  }
+
+  const service = await timeToHealthy(env);
+  const key = keyFor('bench', env);
+  const bare = await spawnListening('scripts/bench/bare-server.ts', {});
+  // Warm both up briefly so that neither pays for JIT in its measured window.
+  await autocannon({ url: `${bare.url}/bare`, connections: 10, duration: 2 });
+  await autocannon({ url: `${service.url}/v1/status`, connections: 10, duration: 2, headers: { authorization: `Bearer ${key}` } });
+  const bareResult = await load(`${bare.url}/bare`, {});
+  const statusResult = await load(`${service.url}/v1/status`, { authorization: `Bearer ${key}` });
+  await stop(bare.child);
+  await service.stopAfter();
+
+  const result = {
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    startup_ms: { cold: Math.round(cold.ms), warm_median: Math.round(median(warm)), warm_runs: warm.map(Math.round) },
+    load: { duration_s: duration, connections, bare_fastify: bareResult, get_v1_status: statusResult },
+    ratio_status_to_bare_rps: Math.round((statusResult.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } else {
+    const l = result.load;
+    process.stdout.write(
+      [
+        `machine: ${result.machine}`,
+        `start to first 200 /health: cold ${result.startup_ms.cold} ms, warm ${result.startup_ms.warm_median} ms (median of ${warm.map(Math.round).join(', ')})`,
+        `autocannon ${duration} s × ${connections} connections:`,
+        `  bare Fastify route      ${l.bare_fastify.requests_per_second} req/s, p50 ${l.bare_fastify.latency_ms.p50} ms, p99 ${l.bare_fastify.latency_ms.p99} ms, non-2xx ${l.bare_fastify.non_2xx}`,
+        `  GET /v1/status (keyed)  ${l.get_v1_status.requests_per_second} req/s, p50 ${l.get_v1_status.latency_ms.p50} ms, p99 ${l.get_v1_status.latency_ms.p99} ms, non-2xx ${l.get_v1_status.non_2xx}`,
+        `  ratio status/bare       ${result.ratio_status_to_bare_rps}`,
+        '',
+      ].join('\n'),
+    );
+  }
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,61 @@
+/**
+ * `npm run --silent key -- create NAME | list | revoke NAME`
+ *
+ * Works whether or not the service is running: with the embedded database it
+ * uses the running server under DATA_DIR, or starts one for the moment. `create`
+ * prints the new key and nothing else on stdout (it is shown only this once;
+ * only its sha256 digest is stored). Messages go to stderr.
+ */
+import { loadConfig } from '../core/config.ts';
+import { openDatabase } from '../core/db/connect.ts';
+import { KeyNameTaken, createKey, listKeys, revokeKey } from '../core/keys.ts';
+
+const USAGE = 'usage: npm run --silent key -- create NAME | list | revoke NAME';
+const NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._@-]{0,99}$/u;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, name, ...rest] = argv;
+  if (!command || rest.length > 0) fail(USAGE);
+  if ((command === 'create' || command === 'revoke') && (!name || !NAME.test(name))) {
+    fail(`${USAGE}\nNAME: 1 to 100 letters, digits, spaces or . _ @ -, starting with a letter or digit`);
+  }
+  if (command === 'list' && name) fail(USAGE);
+  if (!['create', 'list', 'revoke'].includes(command)) fail(USAGE);
+
+  const db = await openDatabase(loadConfig(), { mode: 'share', poolMax: 2 });
+  try {
+    if (command === 'create') {
+      const { key } = await createKey(db.pool, name!);
+      process.stdout.write(`${key}\n`);
+    } else if (command === 'revoke') {
+      if (!(await revokeKey(db.pool, name!))) {
+        process.exitCode = 1;
+        process.stderr.write(`no live key named "${name}"\n`);
+      } else {
+        process.stderr.write(`revoked "${name}"\n`);
+      }
+    } else {
+      const keys = await listKeys(db.pool);
+      const rows = keys.map((k) => [k.name, `${k.prefix}…`, k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'live']);
+      const header = ['NAME', 'KEY', 'CREATED', 'STATE'];
+      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+      for (const r of [header, ...rows]) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+    }
+  } catch (err) {
+    if (err instanceof KeyNameTaken) {
+      process.exitCode = 1;
+      process.stderr.write(`${err.message}\n`);
+    } else {
+      throw err;
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((err: Error) => fail(`key: ${err.message}`, 1));

@@ -1,0 +1,80 @@
+/**
+ * `npm start`: the service. The composition root, and so the one file that
+ * wires api/ and jobs/ together: database (embedded unless DATABASE_URL),
+ * migrations, pg-boss, the HTTP API (ROLE all or api) and the workers (ROLE
+ * all or worker). Prints one line with its URL on stdout; logs go to stderr.
+ * SIGINT or SIGTERM: stop taking requests, let in-flight ones finish, stop the
+ * workers, close the pool, stop the PostgreSQL this process started.
+ */
+import { loadConfig, ConfigError } from '../core/config.ts';
+import { openDatabase } from '../core/db/connect.ts';
+import { buildApp } from '../api/app.ts';
+import { startBoss } from '../jobs/boss.ts';
+import { PGBOSS_SCHEMA, QUEUES } from '../jobs/queues.ts';
+import { createLogger } from './logger.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const db = await openDatabase(config, { log: (line) => log.debug({ postgres: line.trim() }) });
+  let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
+    if (config.role !== 'worker') {
+      app = await buildApp({ config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: Object.values(QUEUES) }, { logger: log });
+      const address = await app.listen({ host: config.host, port: config.port });
+      process.stdout.write(`reliability-scoring-service listening on ${address}\n`);
+    } else {
+      process.stdout.write(`reliability-scoring-service worker started (pid ${process.pid})\n`);
+    }
+  } catch (err) {
+    // Leave nothing behind: the PostgreSQL this process started stops with it.
+    await app?.close().catch(() => {});
+    await boss?.stop({ graceful: false }).catch(() => {});
+    await db.close();
+    throw err;
+  }
+  const running = { app, boss };
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log.warn('second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    const force = setTimeout(() => {
+      log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    try {
+      await running.app?.close();
+      await running.boss.stop({ graceful: true, timeout: Math.max(1000, config.shutdownTimeoutMs - 2000) });
+      await db.close();
+      log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      log.error({ error: (err as Error).message }, 'error while stopping');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`failed to start: ${err.message}\n`);
+  process.exit(1);
+});

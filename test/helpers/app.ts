@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { PgBoss } from 'pg-boss';
+import { buildApp } from '../../api/app.ts';
+import { loadConfig, type Config } from '../../core/config.ts';
+import { createKey, revokeKey } from '../../core/keys.ts';
+import { startBoss } from '../../jobs/boss.ts';
+import { PGBOSS_SCHEMA, QUEUES } from '../../jobs/queues.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export type TestApp = {
+  app: FastifyInstance;
+  db: TestDatabase;
+  boss: PgBoss;
+  config: Config;
+  /** Makes a live key and returns it. */
+  key(name?: string): Promise<string>;
+  revoke(name: string): Promise<void>;
+  close(): Promise<void>;
+};
+
+let counter = 0;
+
+/** The whole app on a database of its own, with pg-boss started on it. */
+export async function startTestApp(env: Record<string, string> = {}, label = 'app'): Promise<TestApp> {
+  const db = await createTestDatabase(label);
+  const config = loadConfig({ DATABASE_URL: db.url, ...env });
+  const boss = await startBoss({ databaseUrl: db.url, role: 'all' });
+  const app = await buildApp({ config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: Object.values(QUEUES) });
+  await app.ready();
+  return {
+    app,
+    db,
+    boss,
+    config,
+    async key(name = `key-${++counter}`) {
+      return (await createKey(db.pool, name)).key;
+    },
+    async revoke(name) {
+      await revokeKey(db.pool, name);
+    },
+    async close() {
+      await app.close();
+      await boss.stop({ graceful: false });
+      await db.drop();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+
+type Schema = { $ref?: string; type?: string | string[]; maxLength?: number; maxItems?: number; minimum?: number; maximum?: number; enum?: unknown[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; required?: string[]; default?: unknown };
+type Param = { name: string; in: string; required?: boolean; schema: Schema };
+type Operation = { operationId: string; parameters?: Param[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content?: Record<string, { schema?: Schema }> }>; security?: unknown[] };
+type Doc = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> } };
+
+let t: TestApp;
+let doc: Doc;
+beforeAll(async () => {
+  t = await startTestApp({}, 'openapi');
+  doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+});
+afterAll(() => t.close());
+
+/** Follows $ref and nullable unions down to the schema that holds the constraints. */
+function resolve(s: Schema | undefined): Schema {
+  if (!s) throw new Error('no schema');
+  if (s.$ref) return resolve(doc.components.schemas[s.$ref.split('/').pop()!]);
+  const branches = s.anyOf ?? s.oneOf;
+  if (branches) {
+    const concrete = branches.map(resolve).find((b) => b.type !== 'null');
+    if (concrete) return { ...concrete, ...('default' in s ? { default: s.default } : {}) };
+  }
+  return s;
+}
+
+function bodyOf(path: string, method = 'post'): Schema {
+  return resolve(doc.paths[path]![method]!.requestBody!.content['application/json']!.schema);
+}
+
+describe('OpenAPI description', () => {
+  it('is OpenAPI 3.1 declaring interface version 0.1, the same at both addresses, with bearer auth', async () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe('0.1');
+    const other = (await t.app.inject({ method: 'GET', url: '/developers/openapi.json' })).json();
+    expect(other).toEqual(doc);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('lists every route of the spec', () => {
+    const ops = Object.entries(doc.paths).flatMap(([p, m]) => Object.keys(m).map((x) => `${x.toUpperCase()} ${p}`));
+    expect(ops).toEqual(expect.arrayContaining([
+      'GET /health', 'GET /v1/status', 'POST /v1/subjects/resolve', 'GET /v1/subjects', 'GET /v1/subjects/{subject_id}',
+      'POST /v1/reports', 'GET /v1/reports/{report_or_job_id}', 'GET /v1/reports/{report_id}/html',
+      'GET /v1/subjects/{subject_id}/claims', 'GET /v1/export', 'POST /v1/check', 'POST /v1/responses', 'GET /v1/demo',
+      'POST /v1/labels', 'GET /v1/labels', 'GET /v1/labels/claims', 'GET /v1/methodology',
+    ]));
+  });
+
+  it('carries the spec\'s body constraints', () => {
+    const report = bodyOf('/v1/reports');
+    const p = report.properties!;
+    expect(resolve(p.subject_id).maxLength).toBe(100);
+    expect(resolve(p.name).maxLength).toBe(300);
+    expect(resolve(p.urls).maxItems).toBe(20);
+    expect(resolve(p.handles).maxItems).toBe(20);
+    expect(resolve(p.kind).enum).toEqual(['person', 'organisation', 'outlet']);
+    expect(resolve(p.topic).maxLength).toBe(200);
+    expect(resolve(p.depth)).toMatchObject({ enum: ['quick', 'standard'], default: 'quick' });
+    expect(resolve(p.consent_ref).maxLength).toBe(300);
+    expect(resolve(p.refresh)).toMatchObject({ type: 'boolean', default: false });
+    expect(report.required ?? []).toEqual([]);
+
+    const resolveReq = bodyOf('/v1/subjects/resolve').properties!;
+    expect(resolve(resolveReq.text).maxLength).toBe(50_000);
+
+    const check = bodyOf('/v1/check').properties!;
+    expect(resolve(check.text).maxLength).toBe(50_000);
+    expect(resolve(check.claims).maxItems).toBe(50);
+    const claim = resolve(resolve(check.claims).items);
+    expect(resolve(claim.properties!.text).maxLength).toBe(5000);
+    expect(resolve(claim.properties!.source_url).maxLength).toBe(2000);
+    expect(claim.required).toEqual(['text']);
+    expect(resolve(check.author).maxLength).toBe(300);
+
+    const response = bodyOf('/v1/responses');
+    expect(response.required!.sort()).toEqual(['claim_id', 'name', 'statement']);
+    expect(resolve(response.properties!.statement).maxLength).toBe(10_000);
+    expect(resolve(response.properties!.counter_evidence_url).maxLength).toBe(2000);
+
+    const label = bodyOf('/v1/labels');
+    expect(label.required!.sort()).toEqual(['claim_id', 'verdict']);
+    expect(resolve(label.properties!.verdict).enum).toEqual(['true', 'mostly_true', 'mixed', 'mostly_false', 'false', 'unresolvable', 'not_a_claim']);
+    expect(resolve(label.properties!.note).maxLength).toBe(2000);
+    expect(resolve(label.properties!.reviewer).maxLength).toBe(200);
+  });
+
+  it('carries the query parameters with their limits', () => {
+    const params = (path: string) => Object.fromEntries((doc.paths[path]!.get!.parameters ?? []).map((p) => [`${p.in}:${p.name}`, p]));
+    const claims = params('/v1/subjects/{subject_id}/claims');
+    expect(Object.keys(claims).sort()).toEqual(['path:subject_id', 'query:claim_type', 'query:outcome', 'query:page', 'query:page_size', 'query:topic', 'query:type']);
+    expect(resolve(claims['query:page']!.schema)).toMatchObject({ minimum: 1, default: 1 });
+    expect(resolve(claims['query:page_size']!.schema)).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
+    const exp = params('/v1/export');
+    expect(resolve(exp['query:format']!.schema)).toMatchObject({ enum: ['jsonl', 'csv'], default: 'jsonl' });
+    expect(resolve(exp['query:table']!.schema)).toMatchObject({ enum: ['claims', 'scores'], default: 'claims' });
+    expect(resolve(exp['query:include_demo']!.schema)).toMatchObject({ default: false });
+    expect(params('/v1/labels/claims')['query:subject_id']!.required).toBe(true);
+    expect(resolve(params('/v1/methodology')['query:format']!.schema).enum).toEqual(['json', 'markdown', 'html']);
+  });
+
+  it('declares responses with schemas, and the error bodies every secured route can give', () => {
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const codes = Object.keys(op.responses);
+        expect(codes.some((c) => c.startsWith('2')) || path === '/mcp', `${method} ${path}`).toBe(true);
+        if ((op.security ?? []).length) expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '429']));
+        if (op.requestBody) expect(codes).toEqual(expect.arrayContaining(['413', '422']));
+        if (op.responses['422']) expect(op.responses['422'].content!['application/json']!.schema!.$ref).toMatch(/ValidationError$/);
+        if (op.responses['401']) expect(op.responses['401'].content!['application/problem+json']!.schema!.$ref).toMatch(/Problem$/);
+      }
+    }
+    const report = doc.paths['/v1/reports']!.post!.responses;
+    expect(Object.keys(report)).toEqual(expect.arrayContaining(['200', '202', '409', '503']));
+    const stored = resolve(report['200']!.content!['application/json']!.schema);
+    expect(Object.keys(stored.properties!).sort()).toEqual(['generated_at', 'html_url', 'report', 'report_id', 'stale', 'status']);
+    const claim = resolve(doc.components.schemas.Claim);
+    for (const f of ['claim_id', 'claim_type', 'quote', 'quote_verified', 'said_on', 'source', 'resolution_criteria', 'outcome', 'on_time', 'rationale', 'evidence', 'judges_disagree', 'responses', 'review_status']) {
+      expect(claim.properties, f).toHaveProperty(f);
+    }
+  });
+});
