@@ -28,7 +28,7 @@ export function allRoutes(ctx: AppContext): AnyRoute[] {
     ...reportRoutes(ctx),
     ...checkRoutes(ctx),
     ...labelRoutes(),
-    ...publishRoutes(),
+    ...publishRoutes(ctx),
     ...mcpRoutes(),
   ];
 }

@@ -1,9 +1,12 @@
 import { DemoSchema, MethodologySchema } from '../../core/schemas/resources.ts';
 import { ExportQuerySchema, MethodologyQuerySchema } from '../../core/schemas/queries.ts';
 import { defineRoute } from '../route.ts';
+import type { AppContext } from '../context.ts';
+import { latestMeasurement, measurementNote, methodologyHtml, methodologyMarkdown } from '../../core/methodology.ts';
+import { methodVersion } from '../../core/method/version.ts';
 import { notBuilt } from './not-built.ts';
 
-export function publishRoutes() {
+export function publishRoutes(ctx: AppContext) {
   return [
     defineRoute({
       method: 'GET',
@@ -36,8 +39,13 @@ export function publishRoutes() {
       tags: ['publishing'],
       auth: true,
       query: MethodologyQuerySchema,
-      responses: { 200: { description: 'The methodology as JSON, Markdown or HTML (`format`).', schema: MethodologySchema } },
-      handler: notBuilt('The methodology endpoint'),
+      responses: { 200: { description: 'The methodology as JSON (default), Markdown (`text/markdown`) or HTML (`text/html`), chosen by `format`.', schema: MethodologySchema } },
+      handler: async (_req, reply, { query }) => {
+        const measurement = await latestMeasurement(ctx.pool);
+        if (query.format === 'markdown') return reply.type('text/markdown; charset=utf-8').send(methodologyMarkdown());
+        if (query.format === 'html') return reply.type('text/html; charset=utf-8').send(methodologyHtml(measurement));
+        return { method_version: methodVersion(), markdown: methodologyMarkdown(), measurement, measurement_note: measurementNote(measurement) };
+      },
     }),
   ];
 }
