@@ -42,38 +42,40 @@ export const CLAIM_TYPES = ['factual', 'promise', 'guidance', 'prediction'] as c
 export const CLAIM_TYPE_DESCRIPTIONS: Readonly<Record<ClaimType, string>> = Object.freeze({
   factual: 'A statement about the past or the present that can be checked now.',
   promise: 'A commitment by the subject to do something, or to have something done, often by a date.',
-  guidance: 'A forecast about results the subject itself controls or reports, such as its own figures or targets.',
+  guidance: 'Advice or an official recommendation to the public: what people or organisations should or should not do.',
   prediction: 'A forecast about events the subject does not control.',
 });
 
 /** Broad topics a claim is filed under; `other` catches what fits none. */
 export const TOPICS = [
   'economy',
-  'public_finance',
+  'business',
   'health',
-  'education',
   'environment',
   'technology',
-  'crime_and_justice',
-  'immigration',
-  'security',
-  'social_policy',
+  'science',
+  'education',
+  'public_safety',
   'governance',
+  'media',
+  'transport',
+  'housing',
   'other',
 ] as const;
 
 export const TOPIC_DESCRIPTIONS: Readonly<Record<Topic, string>> = Object.freeze({
-  economy: 'Growth, prices, jobs, wages, trade and business results.',
-  public_finance: 'Taxes, public spending, deficits and debt.',
+  economy: 'Growth, prices, jobs, wages, trade, taxes and public spending.',
+  business: 'Companies\' own results, customers, prices, services and conduct.',
   health: 'Health care, public health, medicines and disease.',
+  environment: 'Climate, energy, water, pollution and nature.',
+  technology: 'Technology, the internet, data and digital services.',
+  science: 'Research findings, studies and scientific evidence.',
   education: 'Schools, universities, skills and training.',
-  environment: 'Climate, energy, pollution and nature.',
-  technology: 'Science, technology, the internet and data.',
-  crime_and_justice: 'Crime, policing, courts and prisons.',
-  immigration: 'Migration, asylum, borders and citizenship.',
-  security: 'Defence, foreign affairs, war and terrorism.',
-  social_policy: 'Welfare, pensions, housing, family and equality.',
-  governance: 'Elections, institutions, the conduct of government and of organisations.',
+  public_safety: 'Crime, policing, emergencies, accidents and safety warnings.',
+  governance: 'Elections, institutions, regulation and the conduct of government and organisations.',
+  media: 'News outlets, journalism, readership, corrections and press conduct.',
+  transport: 'Roads, rail, buses, ferries, air travel and their services.',
+  housing: 'Homes, rents, house prices, building and planning.',
   other: 'Anything that fits none of the topics above.',
 });
 

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { asFirstPerson, classifyClaim, findDeadline, readCues, topicOf } from './classify.ts';
+import { ClassificationSchema } from './types.ts';
+
+// Sentences here are written for these tests (invented names, none from the sample pack).
+
+describe('classifyClaim: claim types', () => {
+  const cases: Array<[string, string, string[]?]> = [
+    ['We will plant 3,000 street trees in Harwick by October 2027.', 'promise'],
+    ["We'll reopen the Saltmarsh library within 18 months.", 'promise'],
+    ['I promise to publish every grant we award on our website.', 'promise'],
+    ['Our goal is to halve food waste at the Pellow depot by 2029.', 'promise'],
+    ['Orrin Foods pledges to cut plastic packaging by 30% by 2029.', 'promise', ['Orrin Foods']],
+    ['We expect grain prices to climb by 15% before the end of 2026.', 'prediction'],
+    ['Ferry traffic is likely to double by 2030.', 'prediction'],
+    ['Fuel prices should fall by 4% next year.', 'prediction'],
+    ['Rainfall in the Dunnock hills could drop by a quarter next summer.', 'prediction'],
+    ['The new bypass will carry 20,000 vehicles a day.', 'prediction'],
+    ['Cyclists should wear a helmet on the Westbrook path.', 'guidance'],
+    ['We recommend that tenants test smoke alarms every month.', 'guidance'],
+    ['Keep medicines out of reach of children.', 'guidance'],
+    ['Do not leave pans unattended on the hob.', 'guidance'],
+    ['Walkers are advised to carry water on the coastal route.', 'guidance'],
+    ['Harwick council collected 41,000 tonnes of waste in 2022.', 'factual'],
+    ['Ferry fares went up by 8% last spring.', 'factual'],
+    ['The Saltmarsh bridge reopened on 4 March 2024.', 'factual'],
+  ];
+  it.each(cases)('%s → %s', (sentence, type, selfNames) => {
+    expect(classifyClaim(sentence, { said_on: '2025-01-10', self_names: selfNames }).claim_type).toBe(type);
+  });
+
+  it('reads a self-reference as first person only when told the speaker\'s names', () => {
+    const sentence = 'Orrin Foods will open a second bakery in Pellow by 2027.';
+    expect(classifyClaim(sentence, { said_on: '2025-01-10', self_names: ['Orrin Foods'] }).claim_type).toBe('promise');
+    expect(classifyClaim(sentence, { said_on: '2025-01-10' }).claim_type).toBe('prediction');
+    expect(asFirstPerson("Orrin Foods' and Orrin Foods's plans", ['Orrin Foods'])).toBe("we' and our plans");
+  });
+
+  it('does not take "we should" or "May" as advice or a hedge', () => {
+    expect(classifyClaim('We should have cut the rates in 2019.').claim_type).not.toBe('guidance');
+    expect(classifyClaim('The depot opened in May 2021 with 40 staff.').claim_type).toBe('factual');
+    expect(readCues('The depot opened in May 2021 with 40 staff.').forecast).toBe(false);
+  });
+
+  it('flags questions, greetings and opinions for the extractor', () => {
+    expect(readCues('Will the bridge be ready by 2026?').question).toBe(true);
+    expect(readCues('Good morning and welcome to Harwick.').greeting).toBe(true);
+    expect(readCues('I think the new market is wonderful.').opinion).toBe(true);
+    expect(readCues('We are proud of our wonderful staff.').vague).toBe(true);
+    expect(readCues('Ferry fares went up by 8% last spring.')).toMatchObject({ question: false, greeting: false, opinion: false });
+  });
+});
+
+describe('findDeadline', () => {
+  const cases: Array<[string, string, string | null]> = [
+    ['We will finish the pier by March 2026.', '2024-05-01', '2026-03-31'],
+    ['The depot will close by the end of 2025.', '2024-05-01', '2025-12-31'],
+    ['We will rebuild the school within two years.', '2024-03-10', '2026-03-10'],
+    ['We will finish the works within six months.', '2024-03-10', '2024-09-10'],
+    ['Fares will stay frozen until 2027.', '2024-05-01', '2027-12-31'],
+    ['No new fees will be added before 2028.', '2024-05-01', '2027-12-31'],
+    ['We will break even by mid-2027.', '2024-05-01', '2027-06-30'],
+    ['We will publish the audit by 31 March 2025.', '2024-05-01', '2025-03-31'],
+    ['Prices will rise again next year.', '2025-06-01', '2026-12-31'],
+    ['Traffic will fall by 8% by 2026.', '2024-05-01', '2026-12-31'],
+    ['The plant will open in the first quarter of 2027.', '2024-05-01', '2027-03-31'],
+    ['Demand will peak in summer 2026.', '2024-05-01', '2026-07-31'],
+    // "this winter" sets the scene; "by June 2025" is when it falls due.
+    ['I expect this winter\'s outbreak to be over by June 2025.', '2025-01-20', '2025-06-30'],
+    ['We opened the pier in 2019 and will extend it by 2029.', '2024-05-01', '2029-12-31'],
+    ['We cut fares by 5% in 2022.', '2024-05-01', null],
+    ['We will keep listening to residents.', '2024-05-01', null],
+  ];
+  it.each(cases)('%s (said %s) → %s', (sentence, saidOn, due) => {
+    expect(findDeadline(sentence, saidOn)).toBe(due);
+  });
+
+  it('gives factual and guidance claims no deadline even when they name a date', () => {
+    expect(classifyClaim('Harwick council collected 41,000 tonnes of waste in 2029.', { said_on: '2025-01-10' }).deadline).toBeNull();
+    expect(classifyClaim('Residents should renew their permits by March 2026.', { said_on: '2025-01-10' }).deadline).toBeNull();
+  });
+
+  it('puts "by <month> <year>" at the end of that month, for any month and year after said_on', () => {
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 2026, max: 2039 }), fc.integer({ min: 2, max: 9000 }), (m, year, n) => {
+        const sentence = `We will build ${n.toLocaleString('en-GB')} homes in Pellow by ${months[m]} ${year}.`;
+        const c = classifyClaim(sentence, { said_on: '2025-02-14' });
+        const last = new Date(Date.UTC(year, m + 1, 0)).toISOString().slice(0, 10);
+        expect(c.claim_type).toBe('promise');
+        expect(c.deadline).toBe(last);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('topicOf', () => {
+  it.each([
+    ['Waiting lists at the Harwick clinic fell to 900 patients.', 'health'],
+    ['The Harwick Gazette hired 14 journalists and cut its paywall.', 'media'],
+    ['Tram passengers made 3 million journeys in 2023.', 'transport'],
+    ['Average rents for tenants in Pellow rose by 6%.', 'housing'],
+    ['Burglary and theft fell by a tenth after police patrols doubled.', 'public_safety'],
+    ['Pupils at Saltmarsh school sat 1,200 exams.', 'education'],
+    ['We had a lovely afternoon by the sea.', 'other'],
+  ])('%s → %s', (sentence, topic) => {
+    expect(topicOf(sentence)).toBe(topic);
+  });
+});
+
+describe('classifyClaim output', () => {
+  it('always fits the Classification schema, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (text) => {
+        const c = classifyClaim(text, { said_on: '2024-06-01' });
+        expect(ClassificationSchema.safeParse(c).success).toBe(true);
+        if (c.deadline) expect(c.deadline > '2024-06-01').toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

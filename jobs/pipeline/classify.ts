@@ -1,0 +1,263 @@
+import nlp from 'compromise';
+import datesPlugin from 'compromise-dates';
+import * as chrono from 'chrono-node';
+import type { ClaimType, Classification, Topic } from './types.ts';
+
+// Stage "classify": what kind of claim a sentence is, its broad topic, and when
+// a promise or prediction falls due. Everything is read from compromise's tags
+// and match syntax, so "we'll", "won't" and "pledged" are seen for what they are.
+
+nlp.plugin(datesPlugin);
+
+type View = ReturnType<typeof nlp>;
+type TermJson = { text: string; normal: string; root?: string; tags: string[] };
+
+export interface ClassifyContext {
+  /** When it was said (YYYY-MM-DD). Relative deadlines count from it; without it, from today. */
+  said_on?: string;
+  /** The speaker's own names: in its own words "Brightwater will…" is a first-person commitment. */
+  self_names?: string[];
+}
+
+/** Signals in a sentence; extract uses them to keep checkable sentences, classify to type them. */
+export interface Cues {
+  question: boolean;
+  greeting: boolean;
+  opinion: boolean;
+  vague: boolean;
+  guidance: boolean;
+  commitment: boolean;
+  forecast: boolean;
+}
+
+// Verbs of change: "prices should fall" is a forecast, not advice.
+const CHANGE_VERBS = new Set(['rise', 'fall', 'increase', 'decrease', 'grow', 'drop', 'reach', 'exceed', 'double', 'halve', 'improve', 'decline', 'remain', 'stay', 'recover', 'peak', 'ease', 'climb', 'slow', 'be']);
+// "We will see prices fall" forecasts the world; it does not commit the speaker.
+const PERCEPTION_VERBS = new Set(['see', 'know', 'learn', 'find', 'hear', 'expect', 'watch', 'notice']);
+const ADDRESSEES_SELF = new Set(['we', 'i', 'us']);
+
+// compromise match patterns. Lists are tried one by one: compromise does not nest alternations.
+const M = {
+  advice: ['(advise|advises|advised|recommend|recommends|recommended|urge|urges|urged|encourage|encourages|encouraged)'],
+  advisedTo: ['(is|are|were) #Adverb? (advised|recommended|urged|encouraged|asked|told) to'],
+  bestTo: ['it is #Adverb? (best|important|advisable|safest|safer|wise|essential|vital|sensible) to'],
+  imperative: ['^please? (#Imperative|#Infinitive)', '^please? (do|did) not #Verb', '^please? never #Verb'],
+  // compromise's own Imperative tag misfires on "House prices will…": an order has no other finite verb.
+  notImperative: ['(#Modal|#Copula|#PastTense)', '^please? . #Noun+ #PresentTense'],
+  modal: '. #Adverb? (should|must|ought|need|needs) to? not? #Adverb? #Verb',
+  pledge: ['(we|i|our|my) #Adverb? (pledge|pledged|promise|promised|vow|vowed|commit|committed|guarantee|guaranteed|undertake|undertook) (to|that)?', '(we|i) (are|am|remain|were|was) #Adverb? (committed|determined) to', '(our|my) #Adjective? (pledge|promise|commitment|target|goal|aim|plan) (is|was)? to'],
+  firstFuture: '(we|i) #Adverb? (will|shall) not? #Adverb? #Verb',
+  firstPlan: ['(we|i) (are|am|remain) #Adverb? (going|on track|set|planning|due) to', '(we|i) #Adverb? (aim|plan|intend) to'],
+  forecastVerb: ['(expect|expects|expected|forecast|forecasts|predict|predicts|predicted|anticipate|anticipates|anticipated|foresee|foresees|projected)'],
+  likely: ['(likely|unlikely|probably|poised|bound|set|on course|on track|due) to'],
+  // "will" may be followed by a word compromise-dates re-tags ("will fall" as autumn), so accept any term.
+  future: ['(will|shall) #Adverb? not? #Adverb? .'],
+  // Hedged forecasts; matched on the Modal tag and checked in code, because "May 2025" is not "may".
+  hedged: '#Modal #Adverb? not? .',
+  greeting: ['^(hello|hi|welcome|thanks|thank|good morning|good afternoon|good evening|goodbye|congratulations)'],
+  opinion: ['(i|we) #Adverb? (think|believe|feel|hope|wish|love|like|hate)', 'in my (view|opinion)', 'it is (great|wonderful|terrible|a shame|disgraceful|amazing)'],
+  vague: ['(strive|striving|try|trying|best|excellence|world-class|proud|delighted|pleased|happy|thrilled|excited|passionate|hope|hopefully)'],
+};
+
+const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
+const HEDGES = new Set(['may', 'might', 'could', 'should']);
+
+/** Replace the speaker's own names by first-person words, so self-reference reads as "we". */
+export function asFirstPerson(sentence: string, selfNames: readonly string[] = []): string {
+  const names = [...selfNames].filter((n) => n.trim().length > 1).sort((a, b) => b.length - a.length);
+  let out = sentence;
+  for (const name of names) {
+    const escaped = name.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+    out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}])(?:the\\s+)?${escaped}(['’]s)?(?![\\p{L}\\p{N}])`, 'giu'), (_m, poss?: string) => (poss ? 'our' : 'we'));
+  }
+  return out;
+}
+
+function termsOf(view: View): TermJson[] {
+  return (view.json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms);
+}
+
+/** Advice given to others: "people should…", "we recommend…", "boil water before…". */
+function isGuidance(doc: View): boolean {
+  if (hasAny(doc, [...M.advice, ...M.advisedTo, ...M.bestTo])) return true;
+  if (hasAny(doc, M.imperative) && !hasAny(doc, M.notImperative)) return true;
+  for (const match of doc.match(M.modal).json() as Array<{ terms: TermJson[] }>) {
+    const who = match.terms[0]?.normal ?? '';
+    const verb = match.terms.at(-1);
+    const lemma = verb?.root ?? verb?.normal ?? '';
+    if (!ADDRESSEES_SELF.has(who) && !CHANGE_VERBS.has(lemma)) return true;
+  }
+  return false;
+}
+
+function hedged(doc: View): boolean {
+  return termsOfMatches(doc.match(M.hedged)).some((terms) => HEDGES.has(terms[0]?.normal ?? '') && !terms[0]?.tags.includes('Month'));
+}
+
+function firstPersonFuture(doc: View): boolean {
+  if (hasAny(doc, M.firstPlan)) return true;
+  return termsOfMatches(doc.match(M.firstFuture)).some((terms) => {
+    const verb = terms.at(-1);
+    return !PERCEPTION_VERBS.has(verb?.root ?? verb?.normal ?? '');
+  });
+}
+
+function termsOfMatches(view: { json(): unknown }): TermJson[][] {
+  return (view.json() as Array<{ terms: TermJson[] }>).map((m) => m.terms);
+}
+
+export function readCues(sentence: string, selfNames: readonly string[] = []): Cues {
+  const doc = nlp(asFirstPerson(sentence, selfNames));
+  doc.compute('root');
+  return {
+    question: sentence.trim().endsWith('?'),
+    greeting: hasAny(doc, M.greeting),
+    opinion: hasAny(doc, M.opinion),
+    vague: hasAny(doc, M.vague),
+    guidance: isGuidance(doc),
+    commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),
+    forecast: hasAny(doc, [...M.forecastVerb, ...M.likely, ...M.future]) || hedged(doc),
+  };
+}
+
+function typeOf(doc: View): ClaimType {
+  if (isGuidance(doc)) return 'guidance';
+  if (hasAny(doc, M.pledge)) return 'promise';
+  // A forecast verb outranks "we will": "we expect we will…" predicts, it does not promise.
+  if (hasAny(doc, M.forecastVerb)) return 'prediction';
+  if (firstPersonFuture(doc)) return 'promise';
+  if (hasAny(doc, [...M.likely, ...M.future]) || hedged(doc)) return 'prediction';
+  return 'factual';
+}
+
+/**
+ * Topic lexicon: lemmas (compromise's root form, else the normalised word) that
+ * place a sentence under a topic. Small on purpose: a sentence is filed under the
+ * topic with most hits, ties going to the earlier topic, and `other` when none hit.
+ */
+export const TOPIC_LEXICON: Readonly<Record<Exclude<Topic, 'other'>, readonly string[]>> = {
+  economy: ['economy', 'inflation', 'unemployment', 'employment', 'job', 'wage', 'gdp', 'recession', 'tax', 'income', 'salary', 'debt', 'deficit', 'pension', 'growth', 'price', 'bill', 'cost'],
+  health: ['health', 'hospital', 'patient', 'vaccine', 'vaccination', 'vaccinate', 'measles', 'flu', 'disease', 'doctor', 'nurse', 'admission', 'illness', 'infection', 'antibiotic', 'cancer', 'fever', 'clinic', 'death', 'medicine', 'drug', 'obesity', 'dose', 'hand', 'soap'],
+  environment: ['environment', 'emission', 'pollution', 'carbon', 'climate', 'leakage', 'river', 'reservoir', 'drought', 'sewage', 'temperature', 'heat', 'flood', 'recycling', 'waste', 'wildlife', 'air', 'water', 'energy', 'gas', 'pipe', 'leak', 'hosepipe', 'litre', 'supply'],
+  technology: ['technology', 'software', 'internet', 'broadband', 'digital', 'ai', 'app', 'computer', 'cyber', 'online', 'meter', 'data', 'website'],
+  science: ['science', 'research', 'study', 'scientist', 'trial', 'dataset', 'experiment', 'laboratory', 'journal', 'volunteer', 'result', 'evidence'],
+  education: ['school', 'pupil', 'student', 'teacher', 'university', 'college', 'exam', 'education', 'classroom', 'apprenticeship'],
+  public_safety: ['crime', 'burglary', 'police', 'fire', 'accident', 'safety', 'violence', 'theft', 'emergency', 'injury', 'scam', 'fraud'],
+  governance: ['council', 'government', 'minister', 'election', 'mayor', 'parliament', 'law', 'regulation', 'regulator', 'policy', 'audit', 'transparency', 'vote', 'councillor', 'ombudsman', 'fine'],
+  media: ['newspaper', 'article', 'journalist', 'reader', 'paywall', 'correction', 'newsroom', 'coverage', 'broadcast', 'media', 'subscriber', 'editor', 'story', 'circulation', 'copy'],
+  business: ['revenue', 'profit', 'customer', 'company', 'shareholder', 'investment', 'invest', 'sale', 'market', 'firm', 'dividend', 'share', 'satisfaction', 'contract'],
+  transport: ['bus', 'tram', 'train', 'rail', 'road', 'traffic', 'bridge', 'driver', 'car', 'passenger', 'journey', 'cycling', 'airport', 'ridership', 'transport', 'pothole', 'fare'],
+  housing: ['house', 'home', 'rent', 'housing', 'tenant', 'mortgage', 'landlord', 'property', 'homelessness', 'household'],
+};
+
+export function topicOf(sentence: string): Topic {
+  const doc = nlp(sentence);
+  doc.compute('root');
+  const lemmas = termsOf(doc).map((t) => t.root ?? t.normal.replace(/[^\p{L}\p{N}-]/gu, ''));
+  let best: Topic = 'other';
+  let bestHits = 0;
+  for (const [topic, words] of Object.entries(TOPIC_LEXICON) as Array<[Topic, readonly string[]]>) {
+    const hits = lemmas.filter((l) => words.includes(l)).length;
+    if (hits > bestHits) [best, bestHits] = [topic, hits];
+  }
+  return best;
+}
+
+// ---- deadlines ----------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+const iso = (d: Date): string => d.toISOString().slice(0, 10);
+const dayBefore = (isoDate: string): string => iso(new Date(Date.parse(`${isoDate}T00:00:00Z`) - DAY_MS));
+const endOfMonth = (y: number, m: number): string => iso(new Date(Date.UTC(y, m, 0)));
+// Words that may stand before a bare year and still belong to its period ("the end of 2026").
+const PERIOD_WORDS = new Set(['the', 'end', 'of', 'first', 'second', 'third', 'fourth', 'final', 'last', 'quarter', 'half', 'spring', 'summer', 'autumn', 'fall', 'winter', 'early', 'late', 'mid']);
+const AUXILIARIES = new Set(['will', 'to', 'may', 'might', 'could', 'would', 'should', 'can', 'shall', 'must']);
+
+interface Found { start: number; end: number; date: string; due: boolean }
+// A date after one of these is a due date ("by June 2025"); others ("this winter") only set the scene.
+const DUE_WORDS = new Set(['by', 'before', 'until', 'till', 'within', 'through', 'throughout', 'in', 'during', 'over', 'end']);
+const isDue = (sentence: string, index: number, text: string): boolean =>
+  DUE_WORDS.has(wordsBefore(sentence, index).at(-1) ?? '') || DUE_WORDS.has(text.trim().split(/\s+/)[0]?.toLowerCase() ?? '');
+
+function wordsBefore(sentence: string, index: number): string[] {
+  return sentence.slice(0, index).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** Exact dates, month-and-year and durations ("within two years") via chrono. */
+function chronoDates(sentence: string, ref: string): Found[] {
+  const out: Found[] = [];
+  for (const r of chrono.parse(sentence, new Date(`${ref}T12:00:00Z`))) {
+    const d = r.start.date();
+    // "within two years" counts from said_on; "this year" or "next year" is a whole calendar period.
+    const duration = /(days?|weeks?|months?|years?)\s*$/i.test(r.text) && /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|\d+)\b/i.test(r.text);
+    let date: string;
+    if (r.start.isCertain('day') || duration) date = iso(d);
+    else if (r.start.isCertain('month')) date = endOfMonth(d.getUTCFullYear(), d.getUTCMonth() + 1);
+    else date = `${d.getUTCFullYear()}-12-31`;
+    const before = wordsBefore(sentence, r.index).at(-1) === 'before';
+    if (before && !r.start.isCertain('day') && !duration) date = dayBefore(iso(d));
+    out.push({ start: r.index, end: r.index + r.text.length, date, due: isDue(sentence, r.index, r.text) });
+  }
+  return out;
+}
+
+/** Named periods chrono misses ("by the end of 2026", "summer 2027"), via compromise-dates. */
+function compromiseDates(sentence: string, ref: string): Found[] {
+  const out: Found[] = [];
+  const phrases = (nlp(sentence) as any).dates({ today: ref, timezone: 'UTC' }).json({ offset: true }) as Array<{ text: string; offset: { start: number; length: number } }>;
+  for (const p of phrases) {
+    const words = p.text.trim().replace(/[.,;:!?]+$/, '').split(/\s+/);
+    // compromise-dates reads "by March" as "before March"; re-read the period without its preposition.
+    while (words.length > 1 && /^(by|before|until|till|in|during|through|throughout|from|on|at|within)$/i.test(words[0] ?? '')) words.shift();
+    const prev = wordsBefore(sentence, p.offset.start).at(-1) ?? '';
+    if (words.length === 1 && AUXILIARIES.has(prev)) continue; // "will fall": a verb, not autumn
+    const period = (nlp(words.join(' ')) as any).dates({ today: ref, timezone: 'UTC' }).json()[0]?.dates;
+    if (!period?.end) continue;
+    const date = /^before$/i.test(p.text.trim().split(/\s+/)[0] ?? '') && !words.includes('end') ? dayBefore(period.start.slice(0, 10)) : period.end.slice(0, 10);
+    out.push({ start: p.offset.start, end: p.offset.start + p.offset.length, date, due: isDue(sentence, p.offset.start, p.text) });
+  }
+  return out;
+}
+
+/** Bare years that neither parser placed ("rise by 8% by 2025"). */
+function bareYears(sentence: string, taken: Found[]): Found[] {
+  const out: Found[] = [];
+  for (const m of nlp(sentence).match('/(19|20)[0-9]{2}$/').json({ offset: true }) as Array<{ terms: TermJson[]; offset: { start: number; length: number } }>) {
+    const year = Number(m.terms[0]?.normal.slice(-4));
+    const start = m.offset.start;
+    if (taken.some((f) => start >= f.start && start < f.end)) continue;
+    if (/\d,\d|[%£$€]/.test(m.terms[0]?.text ?? '')) continue;
+    const before = wordsBefore(sentence, start);
+    const period: string[] = [];
+    while (before.length && PERIOD_WORDS.has(before.at(-1) ?? '')) period.unshift(before.pop() ?? '');
+    let date = `${year}-12-31`;
+    if (period.includes('mid')) date = `${year}-06-30`;
+    else if (before.at(-1) === 'before' && period.length === 0) date = `${year - 1}-12-31`;
+    out.push({ start, end: start + m.offset.length, date, due: period.includes('end') || DUE_WORDS.has(before.at(-1) ?? '') });
+  }
+  return out;
+}
+
+/**
+ * When a promise or prediction falls due: the latest date the sentence names after
+ * said_on. "By March 2026" gives the whole of March (2026-03-31); "before 2028" the
+ * day before 2028 begins; "within two years" two years after said_on.
+ */
+export function findDeadline(sentence: string, said_on?: string): string | null {
+  const ref = said_on ?? iso(new Date());
+  const found = chronoDates(sentence, ref);
+  found.push(...compromiseDates(sentence, ref).filter((c) => !found.some((f) => c.start < f.end && f.start < c.end)));
+  found.push(...bareYears(sentence, found));
+  const ahead = found.filter((f) => (said_on ? f.date > said_on : true));
+  const due = ahead.some((f) => f.due) ? ahead.filter((f) => f.due) : ahead;
+  return due.map((f) => f.date).sort().at(-1) ?? null;
+}
+
+/** The classify stage: claim type, topic, and deadline (promises and predictions only). */
+export function classifyClaim(sentence: string, context: ClassifyContext = {}): Classification {
+  const doc = nlp(asFirstPerson(sentence, context.self_names));
+  doc.compute('root');
+  const claim_type = typeOf(doc);
+  const deadline = claim_type === 'promise' || claim_type === 'prediction' ? findDeadline(sentence, context.said_on) : null;
+  return { claim_type, topic: topicOf(sentence), deadline };
+}

@@ -1,0 +1,298 @@
+import nlp from 'compromise';
+import { readCues } from './classify.ts';
+import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
+
+// Stage "extract": the checkable sentences a subject speaks in one document,
+// each quoted exactly as it stands in the text. Sentences, quotations, names,
+// numbers and verbs come from compromise; this module decides whose they are.
+
+type View = ReturnType<typeof nlp>;
+type TermJson = { text: string; normal: string; root?: string; tags: string[]; post?: string };
+type How = ExtractedClaim['attribution'];
+
+/** Who said a stretch of text: the document's own voice, or someone it names. */
+type Speaker = { kind: 'narrator' } | { kind: 'named'; isSubject: boolean };
+interface Unit { start: number; end: number; speaker: Speaker; how: How }
+
+const SPEECH_VERBS = new Set(['say', 'tell', 'add', 'announce', 'pledge', 'promise', 'predict', 'warn', 'claim', 'state', 'insist', 'argue', 'note', 'explain', 'write', 'vow', 'confirm', 'forecast', 'reply', 'answer', 'admit', 'acknowledge', 'urge', 'recommend', 'advise']);
+// Labels that open a transcript line without being anyone's name.
+const ROLE_LABELS = new Set(['q', 'a', 'question', 'answer', 'interviewer', 'host', 'moderator', 'chair', 'presenter', 'reporter']);
+const QUOTE_MARKS = '"“”„';
+const STOPWORDS = new Set(['we', 'i', 'you', 'it', 'they', 'he', 'she', 'our', 'us', 'be', 'have', 'do', 'will', 'year', 'per', 'cent', 'percent']);
+
+const tokens = (s: string): string[] =>
+  s.toLowerCase().replace(/['’]s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+function containsSeq(hay: string[], needle: string[]): boolean {
+  if (needle.length === 0) return false;
+  for (let i = 0; i + needle.length <= hay.length; i++) if (needle.every((t, j) => hay[i + j] === t)) return true;
+  return false;
+}
+
+/**
+ * Does a piece of text name the subject? Name and aliases match as whole words,
+ * and a leading "the" is optional ("the Ledger" for "The Ledger"). Given the other
+ * speakers of a document, a person is also known by surname ("said Thale") unless
+ * one of them shares it; without that list the surname is not trusted.
+ */
+export function subjectMatcher(subject: SubjectRef, otherSpeakers?: readonly string[]): (text: string) => boolean {
+  const names = [subject.name, ...subject.aliases].map((n) => tokens(n)).map((t) => (t[0] === 'the' && t.length > 1 ? t.slice(1) : t));
+  const surname = tokens(subject.name).at(-1);
+  const surnameShared = !otherSpeakers || otherSpeakers.some((s) => tokens(s).at(-1) === surname);
+  if (subject.kind === 'person' && surname && surname.length >= 3 && !surnameShared) names.push([surname]);
+  return (text) => {
+    const hay = tokens(text);
+    return names.some((n) => containsSeq(hay, n));
+  };
+}
+
+function sameSite(url: string, own: string): boolean {
+  try {
+    const a = new URL(url);
+    const b = new URL(own);
+    return a.host === b.host && a.pathname.startsWith(b.pathname.replace(/\/$/, ''));
+  } catch {
+    return false;
+  }
+}
+
+/** The sentences of a stretch of text, located exactly in the full document text. */
+function sentencesIn(text: string, from: number, to: number): Array<[number, number]> {
+  const slice = text.slice(from, to);
+  const out: Array<[number, number]> = [];
+  let cursor = 0;
+  for (const s of nlp(slice).sentences().out('array') as string[]) {
+    const at = slice.indexOf(s.trim(), cursor);
+    if (at < 0) continue;
+    out.push([from + at, from + at + s.trim().length]);
+    cursor = at + s.trim().length;
+  }
+  return out;
+}
+
+/** A stretch of text that reports speech, resolved to who spoke; null when it is not speech. */
+function speechIn(context: string, isSubject: (t: string) => boolean, last: Speaker | null): Speaker | null {
+  const doc = nlp(context);
+  doc.compute('root');
+  const verbs = (doc.match('#Verb').json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms);
+  const speaks = verbs.some((t) => SPEECH_VERBS.has(t.root ?? t.normal)) || doc.has('according to');
+  if (!speaks) return null;
+  if (isSubject(context)) return { kind: 'named', isSubject: true };
+  if (!doc.has('#ProperNoun')) {
+    if (doc.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
+    if (doc.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };
+  }
+  return { kind: 'named', isSubject: false };
+}
+
+/**
+ * The part of an unquoted sentence that reports speech, if it does: a main verb of
+ * speech with its subject ("Brightwater said in a statement that…"), a short
+ * trailing tag (", the transport authority said."), or "according to". A speech
+ * verb deep inside the sentence ("a year after Brightwater promised a cut") is the
+ * writer's own account, not reported speech.
+ */
+function reportedContext(sentence: string): string | null {
+  const doc = nlp(sentence);
+  if (doc.has('according to')) return sentence;
+  doc.compute('root');
+  const terms = (doc.json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
+  const isSpeech = (t: TermJson | undefined) => !!t && t.tags.includes('Verb') && SPEECH_VERBS.has(t.root ?? t.normal);
+  const main = terms.findIndex((t) => t.tags.includes('Verb') && !t.tags.some((g) => g === 'Auxiliary' || g === 'Modal'));
+  // compromise sometimes misses the real main verb ("bills rose" read as a noun), so a speech
+  // verb only opens the sentence when what comes before it is short and holds no figure.
+  const opening = terms.slice(0, main);
+  if (main >= 0 && isSpeech(terms[main]) && opening.length <= 8 && !opening.some((t) => t.tags.includes('Value'))) {
+    return terms.slice(0, main + 1).map((t) => t.text).join(' ');
+  }
+  const lastComma = terms.findLastIndex((t) => (t.post ?? '').includes(','));
+  const tail = terms.slice(lastComma + 1);
+  if (lastComma >= 0 && tail.length <= 6 && (isSpeech(tail[0]) || isSpeech(tail.at(-1)))) return tail.map((t) => t.text).join(' ');
+  return null;
+}
+
+/** Quotations of four words or more; shorter ones are scare quotes inside someone's sentence. */
+function quotesIn(sentence: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let cursor = 0;
+  for (const q of nlp(sentence).quotations().out('array') as string[]) {
+    const at = sentence.indexOf(q.trim(), cursor);
+    if (at < 0) continue;
+    cursor = at + q.trim().length;
+    if (tokens(q).length >= 4) out.push([at, cursor]);
+  }
+  return out;
+}
+
+/** The last person a sentence names: a listed speaker, a tagged person, or a title and name ("Mayor Ada Finch"). */
+function personIn(sentence: string, speakers: readonly string[]): string | null {
+  const hay = tokens(sentence);
+  const listed = speakers.filter((s) => containsSeq(hay, tokens(s)));
+  if (listed.length) return listed.at(-1) ?? null;
+  const doc = nlp(sentence);
+  const found = [...(doc.match('#Person+').out('array') as string[]), ...(doc.match('(#Actor|#Honorific) #ProperNoun+').out('array') as string[])];
+  return found.at(-1) ?? null;
+}
+
+/** Split a document into stretches, each with who said it and how we know. */
+function attribute(text: string, isSubject: (t: string) => boolean, speakers: readonly string[], ownPublication: boolean): Unit[] {
+  const units: Unit[] = [];
+  let last: Speaker | null = null;
+  let transcript: Speaker | null = null;
+  let lastQuote: { speaker: Speaker; para: number } | null = null;
+  let para = -1;
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const start = lineStart;
+    lineStart += line.length + 1;
+    if (!line.trim()) continue;
+    para += 1;
+    const label = /^\s*([\p{Lu}][\p{L}.'’-]*(?:\s+[\p{Lu}][\p{L}.'’-]*){0,4}):\s+/u.exec(line);
+    const labelText = label?.[1] ?? '';
+    const isLabel = label !== null && (ROLE_LABELS.has(labelText.toLowerCase()) || speakers.some((s) => tokens(s).join(' ') === tokens(labelText).join(' ')) || isSubject(labelText) || nlp(labelText).has('^#ProperNoun+$'));
+    if (isLabel && label) {
+      // In the subject's own transcript (an investor call, say) its people speak for it; interviewers do not.
+      const otherSpeaker = speakers.some((sp) => !isSubject(sp) && containsSeq(tokens(labelText), tokens(sp)));
+      const ownVoice = ownPublication && !ROLE_LABELS.has(labelText.toLowerCase()) && !otherSpeaker;
+      transcript = { kind: 'named', isSubject: isSubject(labelText) || ownVoice };
+      last = transcript;
+      units.push({ start: start + label[0].length, end: start + line.length, speaker: transcript, how: 'transcript' });
+      continue;
+    }
+    if (transcript) {
+      // In a transcript an unlabelled paragraph carries on the last speaker's turn.
+      units.push({ start, end: start + line.length, speaker: transcript, how: 'transcript' });
+      continue;
+    }
+    for (const [sStart, sEnd] of sentencesIn(text, start, start + line.length)) {
+      const sentence = text.slice(sStart, sEnd);
+      const quotes = quotesIn(sentence);
+      if (quotes.length === 0) {
+        const reported = reportedContext(sentence);
+        const said: Speaker | null = reported === null ? null : speechIn(reported, isSubject, last);
+        if (said?.kind === 'named') last = said;
+        // "Mayor Ada Finch disagreed. 'Bills will rise,' she said." – a pronoun points at the last person named.
+        const person: string | null = said ? null : personIn(sentence, speakers);
+        if (person) last = { kind: 'named', isSubject: isSubject(person) };
+        units.push({ start: sStart, end: sEnd, speaker: said ?? { kind: 'narrator' }, how: said && said.kind === 'named' ? 'reported_speech' : 'own_document' });
+        continue;
+      }
+      let context = sentence;
+      for (const [a, b] of quotes) context = context.slice(0, a) + ' '.repeat(b - a) + context.slice(b);
+      const said: Speaker | null = speechIn(context, isSubject, last) ?? (lastQuote && lastQuote.para >= para - 1 ? lastQuote.speaker : null);
+      if (!said) {
+        units.push({ start: sStart, end: sEnd, speaker: { kind: 'narrator' }, how: 'own_document' });
+        continue;
+      }
+      if (said.kind === 'named') last = said;
+      lastQuote = { speaker: said, para };
+      for (const [a, b] of quotes) units.push({ start: sStart + a, end: sStart + b, speaker: said, how: 'quotation' });
+    }
+  }
+  return units;
+}
+
+/** Trim quotation marks and trailing commas so the quote is the speaker's words, still verbatim. */
+function trimQuote(text: string, start: number, end: number): [number, number] {
+  const strip = (c: string | undefined) => c !== undefined && (QUOTE_MARKS.includes(c) || /\s/.test(c));
+  while (start < end && strip(text[start])) start++;
+  while (end > start && (strip(text[end - 1]) || ',;:'.includes(text[end - 1] ?? ''))) end--;
+  return [start, end];
+}
+
+function figuresIn(doc: View): Figure[] {
+  const dayOfMonth = new Set([...(doc.match('[#Value] #Month', 0).out('array') as string[]), ...(doc.match('#Month [#Value]', 0).out('array') as string[])]);
+  const out: Figure[] = [];
+  for (const n of doc.numbers().json() as Array<{ text: string; number?: { num?: number } }>) {
+    const text = n.text.trim().replace(/[.,;:!?)]+$/, '');
+    const value = typeof n.number?.num === 'number' ? n.number.num : null;
+    const isYear = /^(19|20)\d\d$/.test(text);
+    if (isYear || dayOfMonth.has(n.text) || out.some((f) => f.text === text)) continue;
+    if (/%|per ?cent/i.test(text)) out.push({ text, value, unit: 'percent' });
+    else if (/[£$€]|pounds|dollars|euros/i.test(text)) out.push({ text, value, unit: 'money' });
+    // "a fifth", "half": a share, stated as a percentage so the judge can compare it.
+    else if (value !== null && value > 0 && value < 1 && !/\d/.test(text)) out.push({ text, value: Math.round(value * 1000) / 10, unit: 'percent' });
+    else out.push({ text, value, unit: 'count' });
+  }
+  return out;
+}
+
+function entitiesIn(doc: View): string[] {
+  const found = [...(doc.topics().out('array') as string[]), ...(doc.match('#ProperNoun+').out('array') as string[])];
+  const clean = found.map((e) => e.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').replace(/['’]s$/, '')).filter((e) => e.length > 1 && !/^(19|20)\d\d$/.test(e));
+  return [...new Set(clean)].filter((e, _i, all) => !all.some((o) => o !== e && o.includes(e)));
+}
+
+function keywordsIn(doc: View): string[] {
+  doc.compute('root');
+  const terms = (doc.match('(#Noun|#Verb|#Adjective)').not('(#Pronoun|#Auxiliary|#Modal|#Copula|#Value|#Date)').json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms);
+  const words = terms.map((t) => (t.root ?? t.normal).replace(/[^\p{L}\p{N}-]/gu, '')).filter((w) => w.length > 2 && !STOPWORDS.has(w));
+  return [...new Set(words)].slice(0, 12);
+}
+
+/**
+ * Checkable: it holds a specific number, date or named entity (other than the
+ * speaker), or commits, forecasts or advises. Questions, greetings and opinions
+ * or vague aims without a number or date are dropped.
+ */
+function isCheckable(sentence: string, doc: View, selfNames: readonly string[], figures: Figure[], entities: string[]): boolean {
+  // A heading ("Investor call, 8 November 2023") has no verb; compromise can miss a verb
+  // ("revenue rose 12%"), so a figure is enough.
+  if (tokens(sentence).length < 4 || (!doc.has('#Verb') && figures.length === 0)) return false;
+  const cues = readCues(sentence, selfNames);
+  if (cues.question || cues.greeting) return false;
+  const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
+  if ((cues.opinion || cues.vague) && figures.length === 0 && !dated) return false;
+  const self = selfNames.map((n) => tokens(n).join(' '));
+  const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))));
+  return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance;
+}
+
+/**
+ * The extract stage. The subject must be one of the document's speakers. When the
+ * subject is the only speaker, or publishes the document, the document's own
+ * sentences are theirs; sentences quoted from, or reported of, others are not.
+ * Otherwise only what is attributed to the subject counts: quotations with
+ * "<name> said" or "said <name>", "<Name>: …" transcript lines, reported speech.
+ */
+export function extractClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] {
+  const bySpeaker = subjectMatcher(subject);
+  const others = doc.speakers.filter((s) => !bySpeaker(s));
+  if (others.length === doc.speakers.length) return [];
+  const isSubject = subjectMatcher(subject, others);
+  const ownPublication = isSubject(doc.publisher) || subject.urls.some((u) => sameSite(doc.url, u));
+  const units = attribute(doc.text, isSubject, doc.speakers, ownPublication);
+  const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);
+  // A third party's article naming the subject as sole speaker still speaks in its own voice
+  // around the quotes; only when nothing is attributed do the plain sentences become the subject's.
+  const narratorIsSubject = ownPublication || (others.length === 0 && !explicitlyQuoted);
+  const selfNames = [subject.name, ...subject.aliases];
+  const claims: ExtractedClaim[] = [];
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const theirs = unit.speaker.kind === 'narrator' ? narratorIsSubject : unit.speaker.isSubject;
+    if (!theirs) continue;
+    for (const [a, b] of sentencesIn(doc.text, unit.start, unit.end)) {
+      const [s, e] = trimQuote(doc.text, a, b);
+      const quote = doc.text.slice(s, e);
+      if (seen.has(quote)) continue;
+      const view = nlp(quote);
+      const figures = figuresIn(view);
+      const entities = entitiesIn(view);
+      if (!isCheckable(quote, view, selfNames, figures, entities)) continue;
+      seen.add(quote);
+      claims.push({
+        quote,
+        quote_verified: quote.length > 0 && doc.text.includes(quote),
+        said_on: doc.published,
+        source: { url: doc.url, title: doc.title, outlet: doc.publisher, published: doc.published },
+        speaker: subject.name,
+        attribution: unit.how,
+        entities,
+        keywords: keywordsIn(view),
+        figures,
+      });
+    }
+  }
+  return claims;
+}
