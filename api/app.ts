@@ -24,7 +24,7 @@ export type BuildOptions = {
 export function allRoutes(ctx: AppContext): AnyRoute[] {
   return [
     ...healthRoutes(ctx),
-    ...subjectRoutes(),
+    ...subjectRoutes(ctx),
     ...reportRoutes(ctx),
     ...checkRoutes(ctx),
     ...labelRoutes(),

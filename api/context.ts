@@ -1,5 +1,7 @@
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import type { KnowledgeProvider } from '../core/providers/types.ts';
+import type { Enqueue } from '../core/reports/service.ts';
 
 /** What routes need from the process that runs them. */
 export type AppContext = {
@@ -10,4 +12,7 @@ export type AppContext = {
   /** pg-boss's schema, for reading queue depth. */
   bossSchema: string;
   queues: readonly string[];
+  knowledge: KnowledgeProvider;
+  /** Sends a job to its queue inside a transaction (pg-boss, wired by the composition root). */
+  enqueue: Enqueue;
 };

@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 100, 600_000),
   DB_POOL_MAX: intFrom(10, 1, 200),
   TRUST_PROXY: bool(false),
+  LOAD_SAMPLE_PACK: bool(true),
 });
 
 export type Config = Readonly<{
@@ -59,6 +60,7 @@ export type Config = Readonly<{
   shutdownTimeoutMs: number;
   dbPoolMax: number;
   trustProxy: boolean;
+  loadSamplePack: boolean;
 }>;
 
 /** Names of every variable the service reads, for the README check. */
@@ -101,5 +103,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
     trustProxy: e.TRUST_PROXY,
+    loadSamplePack: e.LOAD_SAMPLE_PACK,
   });
 }

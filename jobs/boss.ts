@@ -1,5 +1,5 @@
 import { PgBoss } from 'pg-boss';
-import { PGBOSS_SCHEMA, QUEUES } from './queues.ts';
+import { MONITOR_SECONDS, PGBOSS_SCHEMA, QUEUE_OPTIONS } from './queues.ts';
 
 export type BossOptions = {
   databaseUrl: string;
@@ -21,13 +21,17 @@ export async function startBoss(o: BossOptions): Promise<PgBoss> {
     max: 5,
     supervise: o.role !== 'api',
     schedule: o.role !== 'api',
+    superviseIntervalSeconds: MONITOR_SECONDS,
+    monitorIntervalSeconds: MONITOR_SECONDS,
   });
   // pg-boss reports connection trouble as events; they must not crash the process.
   boss.on('error', (err) => o.onError?.(err as Error));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
-    // createQueue is idempotent in pg-boss 12.
-    await boss.createQueue(name);
+  // The dead letter queue must exist before the queue that names it.
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS).sort(([a], [b]) => Number(b.endsWith('-dead')) - Number(a.endsWith('-dead')))) {
+    const existing = await boss.getQueue(name);
+    if (!existing) await boss.createQueue(name, options);
+    else await boss.updateQueue(name, options);
   }
   return boss;
 }

@@ -8,9 +8,13 @@
  */
 import { loadConfig, ConfigError } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
+import { loadSamplePackOnce } from '../core/corpus/sample.ts';
 import { buildApp } from '../api/app.ts';
 import { startBoss } from '../jobs/boss.ts';
-import { PGBOSS_SCHEMA, QUEUES } from '../jobs/queues.ts';
+import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
+import { bossEnqueue } from '../jobs/enqueue.ts';
+import { startReportWorkers } from '../jobs/report-worker.ts';
+import { localProviders } from '../core/providers/local/corpus.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -29,9 +33,17 @@ async function main(): Promise<void> {
   let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
+    if (config.loadSamplePack) {
+      const loaded = await loadSamplePackOnce(db.pool);
+      if (loaded) log.info({ subjects: loaded.subjects.read, documents: loaded.documents.read }, 'sample pack loaded (first start)');
+    }
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
+    if (config.role !== 'api') await startReportWorkers(boss, db.pool, log);
     if (config.role !== 'worker') {
-      app = await buildApp({ config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: Object.values(QUEUES) }, { logger: log });
+      app = await buildApp(
+        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, knowledge: localProviders(db.pool).knowledge, enqueue: bossEnqueue(boss) },
+        { logger: log },
+      );
       const address = await app.listen({ host: config.host, port: config.port });
       process.stdout.write(`reliability-scoring-service listening on ${address}\n`);
     } else {

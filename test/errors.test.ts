@@ -180,7 +180,7 @@ describe('problem details', () => {
   });
 
   it('routes not built yet answer 501 problems, never an invented result', async () => {
-    const res = await post('/v1/subjects/resolve', { name: 'Someone' });
+    const res = await post('/v1/responses', { claim_id: 'clm_x', name: 'Someone', statement: 'A reply.' });
     expect(res.statusCode).toBe(501);
     expect(res.json()).toMatchObject({ status: 501, type: '/problems/not-built' });
     expect(Object.keys(res.json()).sort()).toEqual(['detail', 'status', 'title', 'type']);
@@ -190,7 +190,8 @@ describe('problem details', () => {
     const bodies = await Promise.all([
       post('/v1/reports', '{bad'),
       t.app.inject({ method: 'GET', url: '/nowhere' }),
-      post('/v1/subjects/resolve', { name: 'Someone' }),
+      post('/v1/responses', { claim_id: 'clm_x', name: 'Someone', statement: 'A reply.' }),
+      post('/v1/reports', { subject_id: 'sub_missing' }),
     ]);
     for (const res of bodies) {
       expect(res.body).not.toMatch(/\bat .+\.(ts|js):\d+|node_modules|SELECT |INSERT |pg_|stack/i);

@@ -48,6 +48,14 @@ describe('service lifecycle', () => {
     expect(((await status.json()) as { method_version: string }).method_version).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
   });
 
+  it('loaded the sample pack on its first start, so research runs at once', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { NODE, ROOT } = await import('./helpers/process.ts');
+    const { stdout } = await promisify(execFile)(NODE, ['scripts/research.ts', 'The Eastmere Ledger', '--today', '2026-11-21'], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 });
+    expect(stdout).toMatch(/The Eastmere Ledger \(outlet, sub_[0-9a-f]{16}\): complete/);
+  });
+
   it('manages keys while the service runs, using the running database', async () => {
     const created = await keyCommand(['create', 'second-reader'], env);
     expect(created.code).toBe(0);
@@ -69,7 +77,7 @@ describe('service lifecycle', () => {
 
   it('lets an in-flight request finish on SIGTERM, then stops its PostgreSQL and exits 0', async () => {
     // A request whose body is still arriving when the signal comes.
-    const url = new URL('/v1/reports', service!.url);
+    const url = new URL('/v1/subjects/resolve', service!.url);
     const http = await import('node:http');
     const inflight = new Promise<number>((resolve, reject) => {
       const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': '18' } }, (res) => {
@@ -82,7 +90,7 @@ describe('service lifecycle', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     const exited = stopService(service!, 'SIGTERM');
-    expect(await inflight).toBe(501); // answered in full, not cut off
+    expect(await inflight).toBe(200); // answered in full, not cut off
     expect(await exited).toBe(0);
     expect(await postgresPidsFor(path.join(dataDir, 'pg'))).toEqual([]);
     service = undefined;

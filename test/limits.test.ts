@@ -4,13 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitJob, jobsStartedToday } from '../core/limits/job-admission.ts';
 import { recordSpend } from '../core/limits/spend.ts';
 import { verifyKey } from '../core/keys.ts';
+import { Readable } from 'node:stream';
+import { ingestPack } from '../core/corpus/ingest.ts';
+import { subjectIdFor } from '../core/corpus/pack.ts';
 import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
 
 let t: TestApp;
+const subject = { record: 'subject', name: 'Limits Test Trust', kind: 'organisation', description: 'TEST DATA (invented).' };
+const subjectId = subjectIdFor('organisation', 'Limits Test Trust');
 beforeAll(async () => {
   // Small limits from the environment, as an operator would set them; the
   // defaults themselves are checked in the config tests.
   t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '8', DAILY_JOB_LIMIT: '3', DAILY_SPEND_LIMIT_USD: '5' }, 'limits');
+  await ingestPack(t.db.pool, Readable.from([`${JSON.stringify(subject)}\n`, `${JSON.stringify({ ...subject, name: 'Limits Test Museum' })}\n`]));
 });
 afterAll(() => t.close());
 
@@ -121,14 +127,15 @@ describe('daily job limit', () => {
     const key = (await verifyKey(t.db.pool, plain))!;
     const limits = { dailyJobLimit: 3, dailySpendLimitUsd: 5 };
     for (let i = 0; i < 3; i++) await admitJob(t.db.pool, key.id, limits);
-    for (const [url, payload] of [['/v1/reports', { name: 'Anyone' }], ['/v1/check', { text: 'The sky is green.' }]] as const) {
+    for (const [url, payload] of [['/v1/reports', { subject_id: subjectId }], ['/v1/check', { text: 'The sky is green.' }]] as const) {
       const res = await t.app.inject({ method: 'POST', url, headers: bearer(plain), payload });
       expect(res.statusCode, url).toBe(429);
       expect(res.json()).toMatchObject({ type: '/problems/job-limit', status: 429 });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(86_400);
     }
-    // Routes that start no job are not affected.
+    // No job was stored for the refused request, and routes that start no job are not affected.
+    expect((await t.db.pool.query('SELECT count(*)::int AS n FROM jobs WHERE $1 = ANY(callers)', [key.id])).rows[0].n).toBe(0);
     expect((await status(plain)).statusCode).toBe(200);
   });
 });
@@ -136,11 +143,15 @@ describe('daily job limit', () => {
 describe('daily spending ceiling', () => {
   it('answers 503 to new jobs once today\'s spend reaches the ceiling, and status shows it', async () => {
     const plain = await t.key('spend-a');
-    const before = await t.app.inject({ method: 'POST', url: '/v1/reports', headers: bearer(plain), payload: { name: 'Anyone' } });
-    expect(before.statusCode).toBe(501); // the gate lets it through; report logic comes later
+    const before = await t.app.inject({ method: 'POST', url: '/v1/reports', headers: bearer(plain), payload: { subject_id: subjectId } });
+    expect(before.statusCode).toBe(202);
     await recordSpend(t.db.pool, { provider: 'test', purpose: 'ceiling test', inputTokens: 1000, outputTokens: 100, amountUsd: 5.25 });
-    const after = await t.app.inject({ method: 'POST', url: '/v1/reports', headers: bearer(plain), payload: { name: 'Anyone' } });
+    // refresh: a new job even though one is open would be shared; a check job is always new.
+    const after = await t.app.inject({ method: 'POST', url: '/v1/check', headers: bearer(plain), payload: { text: 'The sky is green.' } });
     expect(after.statusCode).toBe(503);
+    const report = await t.app.inject({ method: 'POST', url: '/v1/reports', headers: bearer(plain), payload: { subject_id: subjectIdFor('organisation', 'Limits Test Museum') } });
+    expect(report.statusCode).toBe(503);
+    expect(report.json()).toMatchObject({ type: '/problems/spend-limit' });
     expect(after.json()).toMatchObject({ type: '/problems/spend-limit', status: 503 });
     expect(after.json().detail).toMatch(/00:00 UTC/);
     const s = (await status(plain)).json();

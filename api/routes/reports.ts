@@ -1,46 +1,70 @@
+import { z } from 'zod';
+import { NotFoundError } from '../../core/errors.ts';
 import { JobAcceptedSchema, ProblemSchema } from '../../core/schemas/common.ts';
 import { ReportRequestSchema } from '../../core/schemas/requests.ts';
 import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
 import { ClaimsQuerySchema, ReportOrJobPathSchema, ReportPathSchema, SubjectPathSchema } from '../../core/schemas/queries.ts';
-import { z } from 'zod';
+import { claimsPage, latestReport } from '../../core/reports/read.ts';
+import { poll } from '../../core/reports/poll.ts';
+import { requestReport } from '../../core/reports/service.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { notBuilt } from './not-built.ts';
 
 export function reportRoutes(ctx: AppContext) {
+  const deps = {
+    pool: ctx.pool,
+    knowledge: ctx.knowledge,
+    enqueue: ctx.enqueue,
+    limits: { dailyJobLimit: ctx.config.dailyJobLimit, dailySpendLimitUsd: ctx.config.dailySpendLimitUsd },
+  };
   return [
     defineRoute({
       method: 'POST',
       url: '/v1/reports',
       operationId: 'requestReport',
       summary: 'A subject\'s report: the stored one at once, or a job to poll',
-      description:
-        'A stored report under 90 days old is returned at once (200). Otherwise, or with `refresh: true`, a job starts (202) and counts against the key\'s daily job limit. A report 90 days old or more is returned with `stale: true` while one refresh job runs. A name that matches several subjects answers 409 with the candidates.',
+      description: [
+        'Name the subject by `subject_id` (from resolve), or by `name` (with `kind` to tell namesakes apart).',
+        '- A stored report under 90 days old: 200 with it at once (`refresh: true` starts a new job instead).',
+        '- No stored report: 202 with a job to poll at `/v1/reports/<job_id>`; it counts against the key\'s daily job limit (429 past it) and the spending ceiling (503 past it).',
+        '- A stored report 90 days old or more: 200 with it, `stale: true`, while one refresh job runs (the service\'s own: it counts against no key).',
+        '- Callers asking for the same subject while a job is open share that job (202 with its id and current status).',
+        '- A name that matches several subjects: 409 with `candidates`; resend with `subject_id`. An unknown subject: 404.',
+        '- A serving politician, or a person who is not a public figure sent without `consent_ref`: the job ends `refused` with the reason.',
+        '`depth`: `quick` (default) reads up to 40 of the subject\'s most recent statement documents and keeps up to 5 pieces of evidence a claim; `standard` reads up to 150 and keeps up to 8. `topic`, when it names one of the method\'s topics, restricts the score to claims under it.',
+      ].join('\n'),
       tags: ['reports'],
       auth: true,
       startsJobs: true,
       body: ReportRequestSchema,
       responses: {
         200: { description: 'The stored report.', schema: StoredReportSchema },
-        202: { description: 'A job was started; poll it.', schema: JobAcceptedSchema },
+        202: { description: 'A job was started, or an open one joined; poll it.', schema: JobAcceptedSchema },
+        404: { description: 'No such subject.', schema: ProblemSchema },
         409: { description: 'The name matches more than one subject; `candidates` lists them. Resend with `subject_id`.', schema: ProblemSchema },
       },
-      handler: notBuilt('Report requests', ctx),
+      handler: async (req, reply, { body }) => {
+        const answer = await requestReport(deps, req.apiKey!.id, body);
+        reply.code(answer.status);
+        return answer.body;
+      },
     }),
     defineRoute({
       method: 'GET',
       url: '/v1/reports/:report_or_job_id',
       operationId: 'getReportOrJob',
       summary: 'Poll a job, or fetch a stored report',
-      description: 'A job id gives the job\'s status and, once `complete`, its report. A report id gives the stored report envelope.',
+      description:
+        'A job id gives the job: `queued` → `running` → one of the final statuses `complete`, `insufficient`, `refused`, `failed` (the last three carry a `reason`); once `complete`, a report job carries `report_id` and `report`. A job is visible only to the keys that asked for it. A report id gives the stored report envelope.',
       tags: ['reports'],
       auth: true,
       params: ReportOrJobPathSchema,
       responses: {
         200: { description: 'The job, or the stored report.', schema: z.union([JobPollSchema, StoredReportSchema]) },
-        404: { description: 'No such job or report.' },
+        404: { description: 'No such job (for this key) or report.' },
       },
-      handler: notBuilt('Report and job polling'),
+      handler: async (req, _reply, { params }) => poll(ctx.pool, params.report_or_job_id, req.apiKey!.id),
     }),
     defineRoute({
       method: 'GET',
@@ -61,12 +85,19 @@ export function reportRoutes(ctx: AppContext) {
       url: '/v1/subjects/:subject_id/claims',
       operationId: 'listClaims',
       summary: 'Every claim behind the subject\'s latest report',
+      description:
+        'Claims in the report\'s order (newest said first), filtered by `claim_type` (or its synonym `type`), `topic` and `outcome`, paged by `page` (from 1) and `page_size` (1 to 200, default 50). The envelope carries `paging: {page, page_size, total, total_pages}`; a page past the last is empty, not an error.',
       tags: ['reports'],
       auth: true,
       params: SubjectPathSchema,
       query: ClaimsQuerySchema,
       responses: { 200: { description: 'A page of claims.', schema: ClaimsPageSchema }, 404: { description: 'No such subject, or no stored report.' } },
-      handler: notBuilt('The claims list'),
+      handler: async (_req, _reply, { params, query }) => {
+        const report = await latestReport(ctx.pool, params.subject_id);
+        if (!report) throw new NotFoundError(`No stored report for subject ${params.subject_id}. Ask for one with POST /v1/reports.`);
+        const page = await claimsPage(ctx.pool, report.id, { claim_type: query.claim_type ?? query.type, topic: query.topic, outcome: query.outcome }, query.page, query.page_size);
+        return { subject_id: params.subject_id, report_id: report.id, ...page };
+      },
     }),
   ];
 }

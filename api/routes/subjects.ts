@@ -1,22 +1,25 @@
+import { NotFoundError } from '../../core/errors.ts';
 import { ResolveRequestSchema } from '../../core/schemas/requests.ts';
 import { ResolveResponseSchema, SubjectDetailSchema, SubjectListSchema } from '../../core/schemas/resources.ts';
 import { SubjectPathSchema } from '../../core/schemas/queries.ts';
+import { getSubject, listReportedSubjects, resolveSubjects } from '../../core/subjects.ts';
+import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
-import { notBuilt } from './not-built.ts';
 
-export function subjectRoutes() {
+export function subjectRoutes(ctx: AppContext) {
   return [
     defineRoute({
       method: 'POST',
       url: '/v1/subjects/resolve',
       operationId: 'resolveSubjects',
       summary: 'Turn a name with identifiers, or a block of text, into candidate subjects',
-      description: 'Known subjects carry their ids at once. A new name is identified and checked against the rules (a public figure; not a serving politician). The text is never stored.',
+      description:
+        'Known subjects carry their ids at once. A name is looked up among known subjects (offline: the subjects of the source packs; with a knowledge provider configured, it is identified there) and checked against the rules: a public figure, not a serving politician. A text is read for the people and organisations it names; it is neither stored nor logged. Each candidate says `known`, `eligible`, `needs_consent_ref` and, when not eligible, the `reason`.',
       tags: ['subjects'],
       auth: true,
       body: ResolveRequestSchema,
-      responses: { 200: { description: 'Candidate subjects.', schema: ResolveResponseSchema } },
-      handler: notBuilt('Subject resolution'),
+      responses: { 200: { description: 'Candidate subjects (possibly none).', schema: ResolveResponseSchema } },
+      handler: async (_req, _reply, { body }) => resolveSubjects(ctx.knowledge, body),
     }),
     defineRoute({
       method: 'GET',
@@ -25,19 +28,23 @@ export function subjectRoutes() {
       summary: 'Subjects with at least one stored report, newest report first',
       tags: ['subjects'],
       auth: true,
-      responses: { 200: { description: 'The subjects.', schema: SubjectListSchema } },
-      handler: notBuilt('The subject list'),
+      responses: { 200: { description: 'The subjects, each with its newest report.', schema: SubjectListSchema } },
+      handler: async () => ({ subjects: await listReportedSubjects(ctx.pool) }),
     }),
     defineRoute({
       method: 'GET',
       url: '/v1/subjects/:subject_id',
       operationId: 'getSubject',
-      summary: 'One subject',
+      summary: 'One subject, with its newest report if any',
       tags: ['subjects'],
       auth: true,
       params: SubjectPathSchema,
       responses: { 200: { description: 'The subject.', schema: SubjectDetailSchema }, 404: { description: 'No such subject.' } },
-      handler: notBuilt('Subject lookup'),
+      handler: async (_req, _reply, { params }) => {
+        const s = await getSubject(ctx.pool, params.subject_id);
+        if (!s) throw new NotFoundError(`No subject ${params.subject_id}. Find subjects with POST /v1/subjects/resolve.`);
+        return s;
+      },
     }),
   ];
 }

@@ -10,6 +10,8 @@ export type Queryable = Pick<pg.Pool, 'query'>;
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+// bigint[] (OID 1016), e.g. jobs.callers: numbers too.
+pg.types.setTypeParser(1016 as never, (v: string) => (v === '{}' ? [] : v.slice(1, -1).split(',').map((x) => (x === 'NULL' ? null : Number(x)))));
 
 export function createPool(url: string, max = 10): Pool {
   const pool = new pg.Pool({

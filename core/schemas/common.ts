@@ -20,7 +20,7 @@ export const JobStatusSchema = z
 export const JobAcceptedSchema = z
   .object({
     job_id: z.string().startsWith('job_').describe('Job identifier, starting with `job_`.'),
-    status: z.literal('queued').describe('Always `queued` for a newly started job.'),
+    status: z.enum(['queued', 'running']).describe('`queued` for a newly started job; an open job that was joined may already be `running`.'),
     poll: z.string().describe('Path to poll for the outcome: `/v1/reports/<job_id>`.'),
   })
   .describe('A job was started; poll its path until it reaches a final status.')

@@ -1,4 +1,5 @@
 import nlp from 'compromise';
+import { parse } from './parse.ts';
 import datesPlugin from 'compromise-dates';
 import * as chrono from 'chrono-node';
 import type { ClaimType, Classification, Topic } from './types.ts';
@@ -107,7 +108,7 @@ function termsOfMatches(view: { json(): unknown }): TermJson[][] {
 }
 
 export function readCues(sentence: string, selfNames: readonly string[] = []): Cues {
-  const doc = nlp(asFirstPerson(sentence, selfNames));
+  const doc = parse(asFirstPerson(sentence, selfNames));
   doc.compute('root');
   return {
     question: sentence.trim().endsWith('?'),
@@ -151,7 +152,7 @@ export const TOPIC_LEXICON: Readonly<Record<Exclude<Topic, 'other'>, readonly st
 };
 
 export function topicOf(sentence: string): Topic {
-  const doc = nlp(sentence);
+  const doc = parse(sentence);
   doc.compute('root');
   const lemmas = termsOf(doc).map((t) => t.root ?? t.normal.replace(/[^\p{L}\p{N}-]/gu, ''));
   let best: Topic = 'other';
@@ -222,7 +223,7 @@ function compromiseDates(sentence: string, ref: string): Found[] {
 /** Bare years that neither parser placed ("rise by 8% by 2025"). */
 function bareYears(sentence: string, taken: Found[]): Found[] {
   const out: Found[] = [];
-  for (const m of nlp(sentence).match('/(19|20)[0-9]{2}$/').json({ offset: true }) as Array<{ terms: TermJson[]; offset: { start: number; length: number } }>) {
+  for (const m of parse(sentence).match('/(19|20)[0-9]{2}$/').json({ offset: true }) as Array<{ terms: TermJson[]; offset: { start: number; length: number } }>) {
     const year = Number(m.terms[0]?.normal.slice(-4));
     const start = m.offset.start;
     if (taken.some((f) => start >= f.start && start < f.end)) continue;
@@ -243,8 +244,18 @@ function bareYears(sentence: string, taken: Found[]): Found[] {
  * said_on. "By March 2026" gives the whole of March (2026-03-31); "before 2028" the
  * day before 2028 begins; "within two years" two years after said_on.
  */
+const deadlineCache = new Map<string, string | null>();
 export function findDeadline(sentence: string, said_on?: string): string | null {
   const ref = said_on ?? iso(new Date());
+  const key = `${ref}\n${sentence}`;
+  if (deadlineCache.has(key)) return deadlineCache.get(key)!;
+  if (deadlineCache.size >= 5000) deadlineCache.delete(deadlineCache.keys().next().value as string);
+  const found = readDeadline(sentence, ref, said_on);
+  deadlineCache.set(key, found);
+  return found;
+}
+
+function readDeadline(sentence: string, ref: string, said_on: string | undefined): string | null {
   const found = chronoDates(sentence, ref);
   found.push(...compromiseDates(sentence, ref).filter((c) => !found.some((f) => c.start < f.end && f.start < c.end)));
   found.push(...bareYears(sentence, found));
@@ -255,7 +266,7 @@ export function findDeadline(sentence: string, said_on?: string): string | null 
 
 /** The classify stage: claim type, topic, and deadline (promises and predictions only). */
 export function classifyClaim(sentence: string, context: ClassifyContext = {}): Classification {
-  const doc = nlp(asFirstPerson(sentence, context.self_names));
+  const doc = parse(asFirstPerson(sentence, context.self_names));
   doc.compute('root');
   const claim_type = typeOf(doc);
   const deadline = claim_type === 'promise' || claim_type === 'prediction' ? findDeadline(sentence, context.said_on) : null;

@@ -1,4 +1,5 @@
 import nlp from 'compromise';
+import { parse } from './parse.ts';
 import { classifyClaim } from './classify.ts';
 import { extractClaims } from './extract.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
@@ -47,7 +48,7 @@ const quoted = (quote: string): string => `"${quote.replace(/[.!]+$/, '')}"`;
  * sentence opens with ("[Revenue] rose 12%"), plus any years it names.
  */
 export function measuredThing(quote: string, figures: readonly Figure[]): string {
-  const terms = (nlp(quote).json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
+  const terms = (parse(quote).json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
   const isWord = (t: TermJson) => (t.tags.includes('Noun') || t.tags.includes('Adjective')) && !t.tags.some((g) => ['Pronoun', 'Value', 'Date', 'Possessive', 'Determiner'].includes(g));
   const parts: string[] = [];
   for (const f of figures) {

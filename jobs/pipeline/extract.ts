@@ -1,4 +1,5 @@
 import nlp from 'compromise';
+import { parse } from './parse.ts';
 import { readCues } from './classify.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
@@ -61,7 +62,8 @@ function sentencesIn(text: string, from: number, to: number): Array<[number, num
   const slice = text.slice(from, to);
   const out: Array<[number, number]> = [];
   let cursor = 0;
-  for (const s of nlp(slice).sentences().out('array') as string[]) {
+  // The tokenizer alone splits sentences exactly as a full parse does, without the cost of tagging.
+  for (const s of nlp.tokenize(slice).sentences().out('array') as string[]) {
     const at = slice.indexOf(s.trim(), cursor);
     if (at < 0) continue;
     out.push([from + at, from + at + s.trim().length]);
@@ -72,7 +74,7 @@ function sentencesIn(text: string, from: number, to: number): Array<[number, num
 
 /** A stretch of text that reports speech, resolved to who spoke; null when it is not speech. */
 function speechIn(context: string, isSubject: (t: string) => boolean, last: Speaker | null): Speaker | null {
-  const doc = nlp(context);
+  const doc = parse(context);
   doc.compute('root');
   const verbs = (doc.match('#Verb').json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms);
   const speaks = verbs.some((t) => SPEECH_VERBS.has(t.root ?? t.normal)) || doc.has('according to');
@@ -93,7 +95,7 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
  * writer's own account, not reported speech.
  */
 function reportedContext(sentence: string): string | null {
-  const doc = nlp(sentence);
+  const doc = parse(sentence);
   if (doc.has('according to')) return sentence;
   doc.compute('root');
   const terms = (doc.json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
@@ -112,15 +114,21 @@ function reportedContext(sentence: string): string | null {
 }
 
 /** Quotations of four words or more; shorter ones are scare quotes inside someone's sentence. */
+const quoteCache = new Map<string, Array<[number, number]>>();
 function quotesIn(sentence: string): Array<[number, number]> {
+  const known = quoteCache.get(sentence);
+  if (known) return known;
   const out: Array<[number, number]> = [];
   let cursor = 0;
+  // A fresh parse: .quotations() is not a pure read of a shared view.
   for (const q of nlp(sentence).quotations().out('array') as string[]) {
     const at = sentence.indexOf(q.trim(), cursor);
     if (at < 0) continue;
     cursor = at + q.trim().length;
     if (tokens(q).length >= 4) out.push([at, cursor]);
   }
+  if (quoteCache.size >= 5000) quoteCache.delete(quoteCache.keys().next().value as string);
+  quoteCache.set(sentence, out);
   return out;
 }
 
@@ -129,7 +137,7 @@ function personIn(sentence: string, speakers: readonly string[]): string | null 
   const hay = tokens(sentence);
   const listed = speakers.filter((s) => containsSeq(hay, tokens(s)));
   if (listed.length) return listed.at(-1) ?? null;
-  const doc = nlp(sentence);
+  const doc = parse(sentence);
   const found = [...(doc.match('#Person+').out('array') as string[]), ...(doc.match('(#Actor|#Honorific) #ProperNoun+').out('array') as string[])];
   return found.at(-1) ?? null;
 }
@@ -255,7 +263,20 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
  * Otherwise only what is attributed to the subject counts: quotations with
  * "<name> said" or "said <name>", "<Name>: …" transcript lines, reported speech.
  */
+const extracted = new Map<string, ExtractedClaim[]>();
 export function extractClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] {
+  // The same document is read for the same subject twice in a research run: for its
+  // claims, and again when it comes back as evidence (its own words never count there).
+  const key = JSON.stringify([subject, doc.url, doc.title, doc.publisher, doc.published, doc.speakers, doc.text]);
+  const known = extracted.get(key);
+  if (known) return known;
+  const claims = readClaims(doc, subject);
+  if (extracted.size >= 2000) extracted.delete(extracted.keys().next().value as string);
+  extracted.set(key, claims);
+  return claims;
+}
+
+function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] {
   const bySpeaker = subjectMatcher(subject);
   const others = doc.speakers.filter((s) => !bySpeaker(s));
   if (others.length === doc.speakers.length) return [];
@@ -276,7 +297,7 @@ export function extractClaims(doc: SourceDocument, subject: SubjectRef): Extract
       const [s, e] = trimQuote(doc.text, a, b);
       const quote = doc.text.slice(s, e);
       if (seen.has(quote)) continue;
-      const view = nlp(quote);
+      const view = parse(quote);
       const figures = figuresIn(view);
       const entities = entitiesIn(view);
       if (!isCheckable(quote, view, selfNames, figures, entities)) continue;

@@ -4,7 +4,10 @@ import { buildApp } from '../../api/app.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
 import { createKey, revokeKey } from '../../core/keys.ts';
 import { startBoss } from '../../jobs/boss.ts';
-import { PGBOSS_SCHEMA, QUEUES } from '../../jobs/queues.ts';
+import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
+import { bossEnqueue } from '../../jobs/enqueue.ts';
+import { startReportWorkers } from '../../jobs/report-worker.ts';
+import { localProviders } from '../../core/providers/local/corpus.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export type TestApp = {
@@ -21,11 +24,15 @@ export type TestApp = {
 let counter = 0;
 
 /** The whole app on a database of its own, with pg-boss started on it. */
-export async function startTestApp(env: Record<string, string> = {}, label = 'app'): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, label = 'app', opts: { workers?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase(label);
   const config = loadConfig({ DATABASE_URL: db.url, ...env });
   const boss = await startBoss({ databaseUrl: db.url, role: 'all' });
-  const app = await buildApp({ config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: Object.values(QUEUES) });
+  if (opts.workers) await startReportWorkers(boss, db.pool);
+  const app = await buildApp({
+    config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
+    knowledge: localProviders(db.pool).knowledge, enqueue: bossEnqueue(boss),
+  });
   await app.ready();
   return {
     app,

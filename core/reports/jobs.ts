@@ -1,0 +1,97 @@
+import type { PoolClient, Queryable } from '../db/pool.ts';
+import { newJobId } from './ids.ts';
+
+/**
+ * The jobs table: what a poll of `/v1/reports/<job_id>` answers. Final
+ * statuses are `complete`, `insufficient`, `refused` and `failed`; a final
+ * status other than `complete` carries a reason. Status only moves forward:
+ * queued → running → final (running → queued again only between retries).
+ */
+
+export const FINAL_STATUSES = ['complete', 'insufficient', 'refused', 'failed'] as const;
+export type JobStatus = 'queued' | 'running' | (typeof FINAL_STATUSES)[number];
+
+export type JobRow = {
+  id: string;
+  kind: 'report' | 'check';
+  status: JobStatus;
+  key_id: number | null;
+  callers: number[];
+  subject_id: string | null;
+  request: Record<string, unknown>;
+  reason: string | null;
+  report_id: string | null;
+  results: unknown[] | null;
+  attempts: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+};
+
+const COLUMNS = 'id, kind, status, key_id, callers, subject_id, request, reason, report_id, results, attempts, created_at, started_at, finished_at';
+
+export async function getJob(db: Queryable, id: string): Promise<JobRow | null> {
+  const { rows } = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/**
+ * A new report job for the subject, or the one already open (queued or
+ * running): callers asking at once share it. `created` says which; only a
+ * created job counts against a quota and is sent to the queue.
+ */
+export async function openReportJob(
+  tx: PoolClient,
+  o: { keyId: number | null; subjectId: string; request: Record<string, unknown> },
+): Promise<{ job: JobRow; created: boolean }> {
+  // Insert, or join the open job. The job that blocked the insert may end
+  // before we join it; then there is room to insert again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await tx.query<JobRow>(
+      `INSERT INTO jobs (id, kind, key_id, callers, subject_id, request)
+       VALUES ($1, 'report', $2, CASE WHEN $2::bigint IS NULL THEN '{}'::bigint[] ELSE ARRAY[$2::bigint] END, $3, $4)
+       ON CONFLICT (subject_id) WHERE kind = 'report' AND status IN ('queued', 'running') DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [newJobId(), o.keyId, o.subjectId, JSON.stringify(o.request)],
+    );
+    if (inserted.rows[0]) return { job: inserted.rows[0], created: true };
+    // Join the open job: the caller may poll it from now on.
+    const open = await tx.query<JobRow>(
+      `UPDATE jobs SET callers = CASE WHEN $2::bigint IS NULL OR $2::bigint = ANY(callers) THEN callers ELSE callers || $2::bigint END
+        WHERE kind = 'report' AND subject_id = $1 AND status IN ('queued', 'running')
+        RETURNING ${COLUMNS}`,
+      [o.subjectId, o.keyId],
+    );
+    if (open.rows[0]) return { job: open.rows[0], created: false };
+  }
+  throw new Error('could not open or join a report job');
+}
+
+/** Marks a job running for one more attempt; false when it has already ended (a duplicate delivery). */
+export async function startAttempt(db: Queryable, id: string): Promise<JobRow | null> {
+  const { rows } = await db.query<JobRow>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+      WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Between retries: back to queued. */
+export async function requeue(db: Queryable, id: string): Promise<void> {
+  await db.query(`UPDATE jobs SET status = 'queued' WHERE id = $1 AND status = 'running'`, [id]);
+}
+
+export async function finishJob(
+  db: Queryable,
+  id: string,
+  end: { status: (typeof FINAL_STATUSES)[number]; reason?: string | null; reportId?: string | null; results?: unknown[] | null; clearRequest?: boolean },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE jobs SET status = $2, reason = $3, report_id = $4, results = $5, finished_at = now(),
+            request = CASE WHEN $6 THEN '{}'::jsonb ELSE request END
+      WHERE id = $1 AND status IN ('queued', 'running')`,
+    [id, end.status, end.status === 'complete' ? null : (end.reason ?? 'no reason recorded'), end.reportId ?? null, end.results ? JSON.stringify(end.results) : null, end.clearRequest ?? false],
+  );
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,63 @@
+import type { Queryable } from '../db/pool.ts';
+import { REVIEW_LABEL } from '../method/outcomes.ts';
+
+/** Reports older than this are served with `stale: true` while a refresh runs (SPEC.md). */
+export const FRESH_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+export type ReportRow = { id: string; subject_id: string; generated_at: Date; method_version: string; report: Record<string, unknown> };
+
+export function isStale(generatedAt: Date, now = new Date()): boolean {
+  return now.getTime() - generatedAt.getTime() >= FRESH_DAYS * DAY_MS;
+}
+
+export function envelope(row: ReportRow, now = new Date()) {
+  return {
+    report_id: row.id,
+    status: 'complete' as const,
+    generated_at: row.generated_at.toISOString(),
+    stale: isStale(row.generated_at, now),
+    report: row.report,
+    html_url: `/v1/reports/${row.id}/html`,
+  };
+}
+
+const COLUMNS = 'id, subject_id, generated_at, method_version, report';
+
+export async function latestReport(db: Queryable, subjectId: string): Promise<ReportRow | null> {
+  const { rows } = await db.query<ReportRow>(
+    `SELECT ${COLUMNS} FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1`,
+    [subjectId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function reportById(db: Queryable, id: string): Promise<ReportRow | null> {
+  const { rows } = await db.query<ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+export type ClaimFilters = { claim_type?: string | undefined; topic?: string | undefined; outcome?: string | undefined };
+
+/** One page of a report's claims, in the report's order, with the filters applied. */
+export async function claimsPage(db: Queryable, reportId: string, f: ClaimFilters, page: number, pageSize: number) {
+  const where = ['report_id = $1'];
+  const params: unknown[] = [reportId];
+  for (const [col, value] of [['claim_type', f.claim_type], ['topic', f.topic], ['outcome', f.outcome]] as const) {
+    if (value) {
+      params.push(value);
+      where.push(`${col} = $${params.length}`);
+    }
+  }
+  const filter = where.join(' AND ');
+  const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM claims WHERE ${filter}`, params)).rows[0]!.n;
+  params.push(pageSize, (page - 1) * pageSize);
+  const { rows } = await db.query<{ data: Record<string, unknown> }>(
+    `SELECT data FROM claims WHERE ${filter} ORDER BY position LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  return {
+    claims: rows.map((r) => ({ ...r.data, responses: [] as unknown[], review_status: REVIEW_LABEL })),
+    paging: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
+  };
+}

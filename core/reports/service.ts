@@ -1,0 +1,87 @@
+import type { Pool, PoolClient } from '../db/pool.ts';
+import { withTransaction } from '../db/pool.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { admitJob, type AdmissionLimits } from '../limits/job-admission.ts';
+import { spentToday } from '../limits/spend.ts';
+import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
+import type { ReportRequest } from '../schemas/requests.ts';
+import { openReportJob } from './jobs.ts';
+import { envelope, isStale, latestReport } from './read.ts';
+
+/**
+ * POST /v1/reports, the state table of SPEC.md:
+ * - a stored report under 90 days old, refresh false → 200 with it at once;
+ * - no stored report, or refresh true → a report job (202), counted against
+ *   the key's daily jobs (429) and the spending ceiling (503);
+ * - a stored report 90 days old or more → 200 with `stale: true`, and one
+ *   refresh job runs (started by the service: it counts against no key);
+ * - a name that matches several subjects → 409 with the candidates.
+ * Callers asking for the same subject at once share one job (jobs table,
+ * one open report job per subject).
+ */
+
+/** Sends a job to the queue inside the caller's transaction, so a job row never exists without its queue entry. */
+export type Enqueue = (queue: 'report', payload: { job_id: string }, tx: PoolClient) => Promise<void>;
+
+export type ReportDeps = { pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits };
+
+export function candidateOf(s: KnownSubject) {
+  return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description };
+}
+
+/** The one subject a request names, or a 404 / 409 that says what to send instead. */
+export async function subjectOfRequest(knowledge: KnowledgeProvider, body: Pick<ReportRequest, 'subject_id' | 'name' | 'kind'>): Promise<KnownSubject> {
+  if (body.subject_id) {
+    const s = await knowledge.byId(body.subject_id);
+    if (!s) throw new NotFoundError(`No subject ${body.subject_id}. Find subjects with POST /v1/subjects/resolve.`);
+    return s;
+  }
+  const name = body.name?.trim() ?? '';
+  if (!name) throw new NotFoundError('No subject is known by the urls or handles alone; send name or subject_id.');
+  const found = await knowledge.lookup(name, body.kind ?? null);
+  if (found.length === 0) {
+    throw new NotFoundError(`No subject named "${name}" is known to the service. The offline engine researches the subjects of its source packs; POST /v1/subjects/resolve lists what it knows.`);
+  }
+  if (found.length > 1) {
+    throw new ConflictError(`"${name}" matches ${found.length} subjects; resend with the subject_id of the one you mean.`, { candidates: found.map(candidateOf) });
+  }
+  return found[0]!;
+}
+
+export type ReportAnswer =
+  | { status: 200; body: ReturnType<typeof envelope> }
+  | { status: 202; body: { job_id: string; status: 'queued' | 'running'; poll: string } };
+
+function jobRequest(body: ReportRequest) {
+  return { depth: body.depth, topic: body.topic ?? null, consent_ref: body.consent_ref ?? null };
+}
+
+async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, subjectId: string, request: Record<string, unknown>) {
+  const { job, created } = await openReportJob(tx, { keyId, subjectId, request });
+  if (created) {
+    if (keyId !== null) await admitJob(tx, keyId, deps.limits);
+    await deps.enqueue('report', { job_id: job.id }, tx);
+  }
+  return job;
+}
+
+export async function requestReport(deps: ReportDeps, keyId: number, body: ReportRequest, now = new Date()): Promise<ReportAnswer> {
+  const subject = await subjectOfRequest(deps.knowledge, body);
+  const stored = await latestReport(deps.pool, subject.subject_id);
+  if (stored && !body.refresh) {
+    if (isStale(stored.generated_at, now)) await refreshInBackground(deps, subject.subject_id, body);
+    return { status: 200, body: envelope(stored, now) };
+  }
+  const job = await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, jobRequest(body)));
+  return { status: 202, body: { job_id: job.id, status: job.status === 'running' ? 'running' : 'queued', poll: `/v1/reports/${job.id}` } };
+}
+
+/**
+ * One refresh job for a stale report, however many callers ask. It is the
+ * service's own job: no key's quota is charged; past the spending ceiling it
+ * is not started (the stale report is still served).
+ */
+async function refreshInBackground(deps: ReportDeps, subjectId: string, body: ReportRequest): Promise<void> {
+  if ((await spentToday(deps.pool)) >= deps.limits.dailySpendLimitUsd) return;
+  await withTransaction(deps.pool, (tx) => startJob(deps, tx, null, subjectId, jobRequest(body)));
+}

@@ -1,0 +1,101 @@
+import nlp from 'compromise';
+import type { Queryable } from './db/pool.ts';
+import { toKnownSubject } from './providers/local/corpus.ts';
+import type { KnowledgeProvider, KnownSubject, Office, SubjectKind } from './providers/types.ts';
+import { isStale } from './reports/read.ts';
+import type { ResolveRequest } from './schemas/requests.ts';
+
+/** Subjects as the API lists them: the subject, and its newest stored report. */
+
+type Row = {
+  id: string; name: string; kind: SubjectKind; aliases: string[]; description: string | null; public_figure: boolean;
+  offices: Office[]; urls: string[]; handles: string[]; demo: boolean;
+  report_id: string | null; generated_at: Date | null; score: number | null;
+};
+
+function detail(r: Row, now: Date) {
+  const s = toKnownSubject(r);
+  return {
+    subject_id: s.subject_id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description,
+    public_figure: s.public_figure, serving_politician: s.serving_politician, demo: s.demo,
+    latest_report: r.report_id && r.generated_at
+      ? { report_id: r.report_id, generated_at: r.generated_at.toISOString(), score: r.score, stale: isStale(r.generated_at, now), html_url: `/v1/reports/${r.report_id}/html` }
+      : null,
+  };
+}
+
+const SELECT = `SELECT s.id, s.name, s.kind, s.aliases, s.description, s.public_figure, s.offices, s.urls, s.handles, s.demo,
+       r.id AS report_id, r.generated_at, (r.report->'score'->>'score')::float8 AS score
+  FROM subjects s
+  LEFT JOIN LATERAL (SELECT id, generated_at, report FROM reports WHERE subject_id = s.id ORDER BY generated_at DESC, id DESC LIMIT 1) r ON true`;
+
+/** Subjects with at least one stored report, newest report first. */
+export async function listReportedSubjects(db: Queryable, now = new Date()) {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE r.id IS NOT NULL ORDER BY r.generated_at DESC, s.id`);
+  return rows.map((r) => detail(r, now));
+}
+
+export async function getSubject(db: Queryable, id: string, now = new Date()) {
+  const { rows } = await db.query<Row>(`${SELECT} WHERE s.id = $1`, [id]);
+  return rows[0] ? detail(rows[0], now) : null;
+}
+
+/**
+ * POST /v1/subjects/resolve. A name (with kind) is looked up among known
+ * subjects; a block of text is read with compromise for the people and
+ * organisations it names, each looked up in turn (the text itself is neither
+ * stored nor logged). Every candidate says whether a report may be made
+ * under the rules, and why not.
+ */
+export async function resolveSubjects(knowledge: KnowledgeProvider, body: ResolveRequest) {
+  const names: { name: string; kind: SubjectKind | null }[] = [];
+  if (body.name?.trim()) names.push({ name: body.name.trim(), kind: body.kind ?? null });
+  if (body.text) {
+    const doc = nlp(body.text);
+    for (const n of doc.people().out('array') as string[]) names.push({ name: tidy(n), kind: 'person' });
+    for (const n of doc.organizations().out('array') as string[]) names.push({ name: tidy(n), kind: null });
+    // Known names and aliases that compromise did not tag (outlets, unusual names).
+    for (const n of doc.match('#ProperNoun+').out('array') as string[]) names.push({ name: tidy(n), kind: null });
+  }
+  const seen = new Set<string>();
+  const candidates = [];
+  for (const { name, kind } of names) {
+    if (!name) continue;
+    const found = await knowledge.lookup(name, kind);
+    if (found.length === 0 && body.text && !body.name) continue; // a word in a text that names no one we know
+    if (found.length === 0) {
+      const key = `?${name.toLowerCase()}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      candidates.push({
+        subject_id: null, name, kind, description: null, known: false, public_figure: null, serving_politician: null,
+        eligible: false, needs_consent_ref: false,
+        reason: 'Not known to the service: the offline engine knows the subjects of its source packs, and this name is in none of them.',
+      });
+      continue;
+    }
+    for (const s of found) {
+      if (seen.has(s.subject_id)) continue;
+      seen.add(s.subject_id);
+      candidates.push(candidate(s));
+    }
+  }
+  return { candidates };
+}
+
+function tidy(s: string): string {
+  return s.replace(/['’]s$/i, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}.]+$/gu, '').replace(/\.$/, '').trim();
+}
+
+export function candidate(s: KnownSubject) {
+  const reason = s.serving_politician
+    ? 'Holds political office now: the service makes no report on serving politicians.'
+    : !s.public_figure
+      ? 'Not a public figure: a report needs consent_ref.'
+      : null;
+  return {
+    subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description, known: true,
+    public_figure: s.public_figure, serving_politician: s.serving_politician,
+    eligible: !s.serving_politician, needs_consent_ref: !s.public_figure, reason,
+  };
+}

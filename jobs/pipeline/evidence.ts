@@ -1,0 +1,166 @@
+import type { FetchedDocument, KnownSubject, Providers } from '../../core/providers/types.ts';
+import { extractClaims } from './extract.ts';
+import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
+import type { CandidateClaim } from './types.ts';
+
+// Stage "evidence": documents that bear on a claim, each with the passage (one or
+// two consecutive sentences, verbatim) that bears on it most, and whether it is
+// independent of the subject. The judges read these passages and nothing else.
+
+export type EvidenceItem = {
+  url: string;
+  publisher: string;
+  published: string | null;
+  quote: string;
+  independent_of_subject: boolean;
+  relevance: number;
+};
+
+/** A passage shares at least this share of the claim's terms (by weight) to count as bearing on it. */
+export const MIN_RELEVANCE = 0.25;
+/**
+ * ...and at least this many anchors (shared words other than names, shared years
+ * and numerals), one of them a word: a shared place name and year are not enough.
+ */
+export const MIN_ANCHORS = 2;
+const QUERY_TERMS = 8;
+const FETCH_BATCH = 8;
+/** The subject's own sentences per document, kept across the claims of one research run. */
+const ownWords = new Map<string, string[]>();
+
+const nameKey = (s: string) => words(s).join(' ').replace(/^the /, '');
+
+function hostOf(u: URL): string {
+  return u.host.toLowerCase().replace(/^www\./, '');
+}
+
+/** Whether a URL lies on a site: same host (www. aside) and, on path-segment boundaries, under its path. */
+function onSite(url: string, site: string): boolean {
+  const withScheme = (u: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`);
+  try {
+    const a = new URL(withScheme(url));
+    const b = new URL(withScheme(site));
+    if (hostOf(a) !== hostOf(b)) return false;
+    const base = b.pathname.replace(/\/+$/, '');
+    return base === '' || a.pathname === base || a.pathname.startsWith(`${base}/`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Independent of a subject (DESIGN.md, "Source packs"): published neither by the
+ * subject nor under one of its aliases (whole name, case and a leading "the"
+ * aside), and not on one of the subject's own sites.
+ */
+export function isIndependent(doc: { url: string; publisher: string }, subject: KnownSubject): boolean {
+  const publisher = nameKey(doc.publisher);
+  if ([subject.name, ...subject.aliases].some((n) => nameKey(n) === publisher && publisher !== '')) return false;
+  return !subject.urls.some((site) => onSite(doc.url, site));
+}
+
+/**
+ * A full-text query that asks for any two of the claim's distinctive words
+ * together ("a b OR a c OR b c…" in websearch syntax, where AND binds tighter).
+ * One word alone (a place name, a year) would pull in most of the corpus; all of
+ * them together would miss the sources that word the matter differently.
+ */
+export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(claim)): string {
+  const picked: string[] = [];
+  const seen = new Set<string>();
+  const candidates = [
+    ...claim.entities.flatMap((e) => words(e)),
+    ...claim.keywords.flatMap((k) => words(k)),
+    ...words(claim.quote),
+  ];
+  for (const w of candidates) {
+    const s = stem(w);
+    if (!/^[\p{L}]{3,}$/u.test(w) || !ct.terms.has(s) || seen.has(s)) continue;
+    seen.add(s);
+    picked.push(w);
+    if (picked.length === QUERY_TERMS) break;
+  }
+  for (const n of ct.numbers.slice(0, 2)) picked.push(n);
+  if (picked.length < 2) return picked.join(' ');
+  const pairs: string[] = [];
+  for (let i = 0; i < picked.length; i++) for (let j = i + 1; j < picked.length; j++) pairs.push(`${picked[i]} ${picked[j]}`);
+  return pairs.join(' OR ');
+}
+
+type Scored = { start: number; end: number; line: number; score: number; words: number; anchors: number };
+
+function bears(x: Scored | undefined): x is Scored {
+  return x !== undefined && x.score >= MIN_RELEVANCE && x.words >= 1 && x.anchors >= MIN_ANCHORS;
+}
+
+/**
+ * The passage of a document that bears most on the claim: its best sentence, with
+ * the sentence before or after it in the same paragraph when that one bears on the
+ * claim too (so "opened in May. The second will not open until 2026." stays whole).
+ * Sentences in `skip` (the subject's own words, quoted) are never chosen.
+ */
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = []): { quote: string; relevance: number } | null {
+  const scored: Scored[] = [];
+  for (const s of sentenceSpans(text)) {
+    const sentence = text.slice(s.start, s.end);
+    if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
+    const o = overlap(ct, sentence);
+    scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors });
+  }
+  let best: Scored | undefined;
+  for (const x of scored) if (!best || x.score > best.score + 1e-9) best = x;
+  if (!bears(best)) return null;
+  const i = scored.indexOf(best);
+  // A neighbour joins when it shares anchors of its own (641,200 customers beside a sentence on leakage).
+  const near = (x: Scored | undefined): x is Scored => x !== undefined && x.line === best.line && x.words >= 1 && x.anchors >= MIN_ANCHORS;
+  const [before, after] = [scored[i - 1], scored[i + 1]];
+  const partner = near(after) && (!near(before) || (after?.score ?? 0) >= (before?.score ?? 0)) ? after : near(before) ? before : undefined;
+  const start = Math.min(best.start, partner?.start ?? Infinity);
+  const end = Math.max(best.end, partner?.end ?? -Infinity);
+  const quote = text.slice(start, end);
+  return { quote, relevance: overlap(ct, quote).score };
+}
+
+/**
+ * The evidence stage: search the corpus for the claim, leave out its own source,
+ * fetch each hit and keep the documents whose best passage bears on the claim.
+ * Independent items come first, since only they can settle a claim; then by
+ * relevance, then URL, so the same corpus always gives the same list.
+ */
+export async function gatherEvidence(
+  claim: CandidateClaim,
+  subject: KnownSubject,
+  providers: Pick<Providers, 'search' | 'fetch'>,
+  opts: { limit?: number } = {},
+): Promise<EvidenceItem[]> {
+  const limit = opts.limit ?? 5;
+  if (limit <= 0) return [];
+  const ct = claimTerms(claim);
+  const query = searchQuery(claim, ct);
+  if (query === '') return [];
+  const hits = await providers.search.search(query, { limit: Math.max(limit * 4, 20), excludeUrls: [claim.source.url] });
+  const docs: FetchedDocument[] = [];
+  for (let i = 0; i < hits.length; i += FETCH_BATCH) {
+    const batch = await Promise.all(hits.slice(i, i + FETCH_BATCH).map((h) => providers.fetch.fetch(h.url)));
+    for (const d of batch) if (d && d.url !== claim.source.url) docs.push(d);
+  }
+  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
+  const items: EvidenceItem[] = [];
+  for (const doc of docs) {
+    // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
+    const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
+    const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));
+    const passage = bestPassage(ct, doc.text, own);
+    if (!passage) continue;
+    items.push({
+      url: doc.url,
+      publisher: doc.publisher,
+      published: doc.published,
+      quote: passage.quote,
+      independent_of_subject: isIndependent(doc, subject),
+      relevance: Math.round(passage.relevance * 1000) / 1000,
+    });
+  }
+  items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  return items.slice(0, limit);
+}

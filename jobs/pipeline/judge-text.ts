@@ -1,0 +1,237 @@
+import nlp from 'compromise';
+import type { CandidateClaim } from './types.ts';
+
+// Plain reading of short texts shared by the evidence stage and the judges: words
+// reduced to comparable stems, the claim's terms, sentences located exactly in a
+// document, dates, and whether a publisher is an authority. Deterministic and
+// model-free, so the same claim and documents always give the same evidence and
+// verdict.
+
+const STOP = new Set(
+  ('a an the and or but nor of in on at to for by from with as into onto over under about after before between during until than then ' +
+    'is are was were be been being am has have had do does did done will would shall should can could may might must ought ' +
+    'it its this that these those there here we our ours us i my me you your he him his she her they their them who whom whose which what when where why how ' +
+    'not no all any some more most less least much many few each every other such own same so too very just only also still even ' +
+    'per cent percent year years up down out off again once while if unless because though although yet via against among across ' +
+    'without within around upon toward towards behind beyond below above')
+    .split(' '),
+);
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+// Irregular forms the suffix rules cannot reach.
+const IRREGULAR: Record<string, string> = {
+  rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
+  paid: 'pay', took: 'take', taken: 'take', made: 'make', sold: 'sell', built: 'build', kept: 'keep', bought: 'buy', brought: 'bring',
+  won: 'win', gave: 'give', given: 'give', began: 'begin', begun: 'begin', children: 'child', people: 'person', men: 'man', women: 'woman',
+  went: 'go', gone: 'go', saw: 'see', seen: 'see', wrote: 'write', written: 'write', hid: 'hide', shut: 'shut', cut: 'cut',
+};
+
+const hasVowel = (s: string) => /[aeiouy]/.test(s);
+
+/** A light suffix-stripping stem, enough to match "replaced" with "replace" and "supplies" with "supplied". */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s?$/, '');
+  const irregular = IRREGULAR[w];
+  if (irregular) w = irregular;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (/(ss|sh|ch|x|zz)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  const before = w;
+  if (w.endsWith('ied')) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ing') && hasVowel(w.slice(0, -3)) && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && hasVowel(w.slice(0, -2)) && w.length > 4) w = w.slice(0, -2);
+  // "planned" → "plan", but "added" → "add", as "add" itself stays.
+  if (w !== before && w.length > 3 && /([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  if (w.endsWith('y') && w.length > 3) w = `${w.slice(0, -1)}i`;
+  return w;
+}
+
+/** Words that frame a claim (who commits, forecasts or says) rather than say what it is about. */
+const FRAMING = new Set(
+  ('expect forecast predict pledge promise commit likely unlikely probably say said statement think believe hope aim plan intend ' +
+    'remain track end today announce confirm claim set out told tell add note want know matter nobody people everyone')
+    .split(' ')
+    .map((w) => stem(w)),
+);
+/** Lower-cased word tokens, apostrophes kept inside words ("don't"). */
+export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.,][\p{L}\p{N}]+)*/gu) ?? [];
+
+const isYear = (w: string) => /^(19|20)\d\d$/.test(w);
+export const isContent = (w: string) => w.length >= 3 && !STOP.has(w) && !/^\d[\d.,]*$/.test(w) && !MONTHS.includes(w);
+
+/** Stems of a text's content words (no stop words, numbers, months or years). */
+export function contentStems(text: string): Set<string> {
+  return new Set(words(text).filter(isContent).map(stem));
+}
+
+export function yearsIn(text: string): Set<string> {
+  return new Set(text.match(/(?<!\d)(19|20)\d\d(?!\d)/g) ?? []);
+}
+
+/** Months named with their year ("June 2025", "10 July 2023"), as YYYY-MM. */
+export function monthsIn(text: string): Set<string> {
+  const re = new RegExp(`\\b(${MONTHS.join('|')})\\s+((?:19|20)\\d\\d)\\b`, 'gi');
+  return new Set([...text.matchAll(re)].map((m) => `${m[2]}-${String(MONTHS.indexOf((m[1] ?? '').toLowerCase()) + 1).padStart(2, '0')}`));
+}
+
+export type ClaimTerms = {
+  terms: Map<string, number>;
+  /** Stems of names (entities and the speaker): shared names alone do not make a passage about the claim. */
+  names: Set<string>;
+  years: Set<string>;
+  numbers: string[];
+};
+
+/**
+ * What a passage must share with a claim to bear on it: the stems of its entities
+ * (weight 2), keywords and other content words (weight 1), less the words that
+ * only frame it ("we expect", "we pledge"); its years; and its figures' numerals.
+ */
+export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'keywords' | 'figures' | 'speaker'>): ClaimTerms {
+  const terms = new Map<string, number>();
+  const names = new Set([...claim.entities, claim.speaker].flatMap((e) => words(e)).map(stem));
+  const add = (w: string, weight: number) => {
+    if (!isContent(w)) return;
+    const s = stem(w);
+    if (FRAMING.has(s)) return;
+    terms.set(s, Math.max(terms.get(s) ?? 0, weight));
+  };
+  for (const e of claim.entities) for (const w of words(e)) add(w, 2);
+  for (const k of claim.keywords) add(k.toLowerCase(), 1);
+  for (const w of words(claim.quote)) add(w, 1);
+  const numbers = claim.figures.map((f) => f.text.match(/\d[\d,.]*\d|\d/)?.[0]).filter((n): n is string => !!n && !isYear(n));
+  return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)] };
+}
+
+/**
+ * Share of the claim's terms (by weight) a passage contains; the terms it shares;
+ * and its anchors: shared words other than names, plus shared years and numerals.
+ */
+export function overlap(ct: ClaimTerms, passage: string): { score: number; shared: string[]; anchors: number } {
+  const stems = contentStems(passage);
+  const tokens = new Set(words(passage));
+  let got = 0;
+  let total = 0;
+  let anchors = 0;
+  const shared: string[] = [];
+  for (const [t, w] of ct.terms) {
+    total += w;
+    if (!stems.has(t)) continue;
+    got += w;
+    shared.push(t);
+    if (!ct.names.has(t)) anchors += 1;
+  }
+  for (const x of [...ct.years, ...ct.numbers]) {
+    total += 1;
+    if (!tokens.has(x)) continue;
+    got += 1;
+    anchors += 1;
+  }
+  return { score: total === 0 ? 0 : got / total, shared, anchors };
+}
+
+export type Span = { start: number; end: number; line: number };
+
+/**
+ * The sentences of a text (compromise splits them), each located exactly so that
+ * any run of them is a verbatim substring. Lines are split first: a sentence never
+ * runs across a paragraph or transcript turn.
+ */
+export function sentenceSpans(text: string): Span[] {
+  const known = spanCache.get(text);
+  if (known) return known;
+  const out: Span[] = [];
+  let lineStart = 0;
+  let line = 0;
+  for (const raw of text.split('\n')) {
+    const from = lineStart;
+    lineStart += raw.length + 1;
+    if (!raw.trim()) continue;
+    line += 1;
+    let cursor = 0;
+    // Sentence splitting is compromise's tokenizer alone: the same splits as a full parse, without tagging (7x faster).
+    for (const s of nlp.tokenize(raw).sentences().out('array') as string[]) {
+      const t = s.trim();
+      const at = raw.indexOf(t, cursor);
+      if (!t || at < 0) continue;
+      out.push({ start: from + at, end: from + at + t.length, line });
+      cursor = at + t.length;
+    }
+  }
+  remember(spanCache, text, out);
+  return out;
+}
+
+// The same documents come back for claim after claim of one subject; splitting them
+// is the costly part, so the last few hundred splits are kept (a bounded memo, oldest out first).
+const spanCache = new Map<string, Span[]>();
+export function remember<K, V>(cache: Map<K, V>, key: K, value: V, max = 5000): V {
+  if (cache.size >= max) cache.delete(cache.keys().next().value as K);
+  cache.set(key, value);
+  return value;
+}
+
+export const addDays = (isoDate: string, days: number): string =>
+  new Date(Date.parse(`${isoDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const monthEnd = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/**
+ * The last day of each date a sentence names: "28 May 2025" is that day, "May 2025"
+ * the month's last day, a bare year its 31 December. Used to tell when a promise was
+ * carried out.
+ */
+export function dateEnds(text: string): string[] {
+  const out: string[] = [];
+  const month = MONTHS.join('|');
+  let rest = text;
+  // Longest forms first; each match is blanked so "May 2025" in "28 May 2025" is not read twice.
+  const take = (re: RegExp, toIso: (m: RegExpExecArray) => string) => {
+    for (const m of rest.matchAll(re)) {
+      out.push(toIso(m));
+      rest = rest.slice(0, m.index) + ' '.repeat(m[0].length) + rest.slice(m.index + m[0].length);
+    }
+  };
+  take(new RegExp(`\\b(\\d{1,2})\\s+(${month})\\s+((?:19|20)\\d\\d)\\b`, 'gi'), (m) => `${m[3]}-${pad(MONTHS.indexOf((m[2] ?? '').toLowerCase()) + 1)}-${pad(Number(m[1]))}`);
+  take(new RegExp(`\\b(${month})\\s+(\\d{1,2}),?\\s+((?:19|20)\\d\\d)\\b`, 'gi'), (m) => `${m[3]}-${pad(MONTHS.indexOf((m[1] ?? '').toLowerCase()) + 1)}-${pad(Number(m[2]))}`);
+  take(new RegExp(`\\b(${month})\\s+((?:19|20)\\d\\d)\\b`, 'gi'), (m) => {
+    const mo = MONTHS.indexOf((m[1] ?? '').toLowerCase()) + 1;
+    return `${m[2]}-${pad(mo)}-${pad(monthEnd(Number(m[2]), mo))}`;
+  });
+  take(/(?<![\d.,£$€])((?:19|20)\d\d)(?![\d%]|\s*(?:million|billion|thousand|per ?cent))/gi, (m) => `${m[1]}-12-31`);
+  return out.sort();
+}
+
+// Bodies whose word on public health, safety or regulation the guidance test accepts.
+const AUTHORITY = /\b(health|board|office|regulator|regulatory|ombudsman|council|authority|agency|commission|ministry|department|inspectorate|police|university|institute|nhs|government|repository|journal|college|society|standards)\b/i;
+
+/** Whether a publisher is an authoritative body in the sense of the guidance test. */
+export const isAuthority = (publisher: string): boolean => AUTHORITY.test(publisher);
+
+/** A short verbatim fragment of a passage for a rationale: the whole of it, or its start cut at a word. */
+export function fragment(text: string, max = 160): string {
+  const t = text.trim().replace(/[.!]+$/, '');
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  return cut.slice(0, Math.max(cut.lastIndexOf(' '), 40)).replace(/[,;:]$/, '');
+}
+
+const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b/i;
+const ON_TIME = /\b(on time|on schedule|ahead of schedule|ahead of time|before the deadline|by the deadline)\b/i;
+
+/**
+ * Whether a passage that reports a promise carried out shows it done by the
+ * deadline: its words first ("on time", "later than promised"), then the latest
+ * date it names (a date after the passage's publication is a plan, not a deed),
+ * then its publication date when that is no later than the deadline. Null when
+ * nothing tells.
+ */
+export function onTime(sentence: string, published: string | null, deadline: string): boolean | null {
+  if (LATE.test(sentence)) return false;
+  if (ON_TIME.test(sentence)) return true;
+  const done = dateEnds(sentence).filter((d) => !published || d <= addDays(published, 31)).at(-1);
+  if (done) return done <= deadline;
+  return published !== null && published <= deadline ? true : null;
+}

@@ -1,0 +1,154 @@
+import nlp from 'compromise';
+import { parse } from './parse.ts';
+import { direction, readFigures } from './judge-figures.ts';
+import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
+import type { Finding, JudgeInput, UsableItem } from './judge.ts';
+import type { Outcome } from '../../core/method/outcomes.ts';
+
+// The wording judge: reads what independent passages say in words, not numbers.
+// A passage confirms a claim when it reports the claimed deed or event done
+// (the claim's own verb or a verb of completion, not negated, not in the future),
+// or restates the claim outright; it contradicts it when that verb is negated,
+// when it reports failure ("missed", "scrapped") or says the claim is wrong, or
+// when it reports a change the other way. Negation and tense come from
+// compromise's tags. For guidance it asks whether an authority gives the same
+// advice (same action, same polarity) or the opposite.
+
+type Term = { text: string; normal: string; tags: string[]; post?: string };
+type Signal = 'support' | 'against' | 'partial';
+
+const DONE = new Set(['complete', 'finish', 'open', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm'].map(stem));
+const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
+const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
+const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
+const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
+const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
+const SHORTFALL = /\b(fell short|falls short|fall short|short of|only partly|partly|partially|in part|only some|only half)\b/i;
+const FIRST_PERSON = /\b(we|i|our|my|us)\b/i;
+const MOSTLY = /\b(mostly|largely|almost all|nearly all|broadly|in the main)\b/i;
+const ADVISE_AGAINST = /\b(advise against|advises against|not recommended|no longer recommend(ed|s)?|should not be used)\b/i;
+
+// The same evidence sentences are read for claim after claim; tagging is the costly part.
+const termCache = new Map<string, Term[]>();
+function termsOf(sentence: string): Term[] {
+  return termCache.get(sentence) ?? remember(termCache, sentence, (parse(sentence).json() as Array<{ terms: Term[] }>).flatMap((s) => s.terms));
+}
+
+/** Each verb-like word with whether it is negated or in the future, read back to the start of its clause. */
+type VerbUse = { stem: string; negative: boolean; future: boolean };
+const NOMINAL = ['Noun', 'Possessive', 'Adjective', 'Value', 'Determiner'];
+const isNominal = (t: Term | undefined) => !!t && t.tags.some((g) => NOMINAL.includes(g)) && !t.tags.includes('Pronoun');
+
+export function verbUses(sentence: string): VerbUse[] {
+  const terms = termsOf(sentence);
+  const out: VerbUse[] = [];
+  const verbal = terms.map((t) => (t.tags.includes('Verb') || (t.tags.includes('Adjective') && /(ed|en|open)$/i.test(t.text))) && !t.tags.some((g) => g === 'Auxiliary' || g === 'Modal' || g === 'Copula'));
+  terms.forEach((t, i) => {
+    if (!verbal[i]) return;
+    // Inside a noun phrase beside another verb ("publish our flour sourcing audit", "4,000 lead service pipes") it is a modifier.
+    const next = terms[i + 1];
+    if (isNominal(terms[i - 1]) && next?.tags.includes('Noun') && !next.tags.some((g) => g === 'Pronoun' || g === 'Possessive') && verbal.some((v, j) => v && j !== i)) return;
+    let negative = false;
+    let future = false;
+    for (let j = i - 1; j >= Math.max(0, i - 5); j--) {
+      const p = terms[j];
+      if (!p || /[,;:]/.test(p.post ?? '')) break;
+      if (p.tags.includes('Negative') || NEGATORS.has(p.normal) || p.normal === 'no one') negative = true;
+      if (['will', 'shall', "won't", "'ll"].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
+      if (p.normal === 'yet' && terms[j + 1]?.normal === 'to') negative = true;
+    }
+    out.push({ stem: stem(t.normal.replace(/[^\p{L}'-]/gu, '')), negative, future });
+  });
+  return out;
+}
+
+/**
+ * The claim's own action verbs: what it says was, will be or should be done, and
+ * whether it says it negatively ("nobody should take", "do not use"). For advice
+ * only the first is the advised action: "check the website before paying" advises
+ * checking, and says nothing for or against paying.
+ */
+function actionsOf(quote: string, advice: boolean): { stems: Set<string>; negative: boolean } {
+  const uses = verbUses(quote).filter((u) => !NON_ACTION.has(u.stem));
+  const kept = advice ? uses.slice(0, 1) : uses;
+  const negative = kept.some((u) => u.negative) || /^\s*(please\s+)?(nobody|no one|never|do not|don't)\b/i.test(quote);
+  return { stems: new Set(kept.map((u) => u.stem)), negative };
+}
+
+/** Whether a sentence states the claim's kind of figure with a different value: then only the figures judge may read it. */
+function figuresDiffer(claimQuote: string, sentence: string, forward: boolean): boolean {
+  // In a promise or forecast a span of time ("within six months") says when, which the deadline already holds.
+  const claimed = readFigures(claimQuote).filter((f) => !(forward && f.duration));
+  if (claimed.length === 0) return false;
+  const stated = readFigures(sentence).filter((f) => !f.target && !(forward && f.duration));
+  return stated.some((s) => claimed.some((c) => c.unit === s.unit) && !claimed.some((c) => c.unit === s.unit && Math.abs(c.value) === Math.abs(s.value)));
+}
+
+type Read = { signal: Signal; item: UsableItem; sentence: string; why: string };
+
+function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sentence: string): Read[] {
+  const { claim } = input;
+  const { score: cov, shared } = overlap(ct, sentence);
+  // What the sentence shares with the claim beyond names: a place or a company alone does not make it about the claim.
+  const plain = shared.filter((w) => !ct.names.has(w));
+  if (cov < 0.25 || plain.length === 0) return [];
+  const about = (verb?: string) => plain.filter((w) => w !== verb).length >= (verb ? 1 : 2);
+  const out: Read[] = [];
+  const say = (signal: Signal, why: string) => out.push({ signal, item, sentence, why });
+  const uses = verbUses(sentence);
+  const guidance = claim.claim_type === 'guidance';
+  const actions = actionsOf(claim.quote, guidance);
+  const forward = claim.claim_type === 'promise' || claim.claim_type === 'prediction';
+  if (guidance) {
+    if (ADVISE_AGAINST.test(sentence) && about()) say('against', 'advises against it');
+    const same = uses.filter((u) => actions.stems.has(u.stem) && about(u.stem));
+    for (const u of same) say(u.negative === actions.negative ? 'support' : 'against', u.negative === actions.negative ? 'gives the same advice' : 'gives the opposite advice');
+    if (same.length === 0 && cov >= 0.5 && about() && !uses.some((u) => u.negative) && !actions.negative) say('support', 'gives the same advice in other words');
+    return out;
+  }
+  const differ = figuresDiffer(claim.quote, sentence, forward);
+  // "We spent £31 million" is confirmed by a source saying the speaker spent it, not that someone else did.
+  const speakerNamed = !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
+  for (const u of uses) {
+    if (!about(u.stem)) continue;
+    if (FAIL.has(u.stem) && !u.negative) say('against', `reports it ${u.stem === stem('deny') ? 'denied' : 'failed'}`);
+    // Verbs of completion speak to promises and forecasts; a factual claim is confirmed only by its own verb.
+    if (!actions.stems.has(u.stem) && !(forward && DONE.has(u.stem))) continue;
+    if (u.negative) say('against', 'says it was not done');
+    // A factual claim's verb recurs in passages about other things ("supply"), so confirming one takes more in common.
+    else if (!(forward && u.future) && !differ && speakerNamed && (forward || cov >= 0.4)) say('support', forward ? 'reports it done' : 'confirms it');
+  }
+  // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
+  const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
+  if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');
+  if (about() && WRONG.test(sentence)) {
+    // A sentence that repeats the claim in order to call it wrong does not also confirm it.
+    out.splice(0, out.length, ...out.filter((r) => r.signal !== 'support'));
+    say('against', 'says it is wrong or not done');
+  }
+  if (about() && SHORTFALL.test(sentence)) say('partial', 'reports a shortfall');
+  const [dc, ds] = [direction(claim.quote), direction(sentence)];
+  if (about() && dc !== 0 && ds !== 0 && dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has a ${dc > 0 ? 'rise' : 'fall'}`);
+  const settled = !uses.some((u) => u.negative || (forward && u.future));
+  if (out.length === 0 && cov >= 0.6 && about() && settled && !differ && speakerNamed) say('support', 'restates it');
+  return out;
+}
+
+/** The wording judge. */
+export function wordingJudge(input: JudgeInput): Finding {
+  const ct = claimTerms(input.claim);
+  const reads = input.items.flatMap((item) => item.sentences.flatMap((s) => readSentence(input, ct, item, s)));
+  const has = (s: Signal) => reads.some((r) => r.signal === s);
+  let outcome: Outcome = 'unresolvable';
+  if (has('support') && (has('against') || has('partial'))) outcome = 'mixed';
+  else if (has('support')) outcome = reads.some((r) => r.signal === 'support' && MOSTLY.test(r.sentence)) ? 'mostly_true' : 'true';
+  else if (has('partial')) outcome = has('against') ? 'mostly_false' : 'mixed';
+  else if (has('against')) outcome = 'false';
+  if (outcome === 'unresolvable') {
+    return { outcome, reason: 'No independent passage confirms or contradicts the claim in words.', basis: [] };
+  }
+  const seen = new Set<string>();
+  const shown = reads.filter((r) => !seen.has(r.item.url + r.why) && seen.add(r.item.url + r.why));
+  const reason = shown.map((r) => `${r.item.publisher} (${r.item.published ?? 'undated'}) ${r.why}`).join('; ');
+  return { outcome, reason: `${reason}, so ${outcome}.`, basis: shown.map((r) => ({ item: r.item, sentence: r.sentence })), signals: shown.map((r) => r.signal) };
+}

@@ -1,0 +1,23 @@
+import nlp from 'compromise';
+
+type View = ReturnType<typeof nlp>;
+
+/**
+ * compromise's full parse (tokenise and tag) of a text, remembered: the stages
+ * read the same sentence many times over (extract, classify, criteria, and
+ * again when a document serves as evidence for claim after claim), and tagging
+ * is most of the pipeline's time. Only reads go through shared views: the one
+ * change any stage makes is compute('root'), which adds the same roots however
+ * often it runs. (compromise-dates, which tags dates, parses afresh.)
+ */
+const cache = new Map<string, View>();
+const MAX = 5000;
+
+export function parse(text: string): View {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
+  const view = nlp(text);
+  cache.set(text, view);
+  return view;
+}

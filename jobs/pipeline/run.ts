@@ -1,0 +1,139 @@
+import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
+import { methodVersion } from '../../core/method/version.ts';
+import type { KnownSubject, Providers } from '../../core/providers/types.ts';
+import { candidateClaims } from './criteria.ts';
+import { discoverStatements } from './discover.ts';
+import { gatherEvidence } from './evidence.ts';
+import { judgeClaim } from './judge.ts';
+import { toJudgedClaim, type JudgedClaim } from './claims.ts';
+import { scoreStage, topicFilter } from './score.ts';
+import type { CandidateClaim } from './types.ts';
+
+/**
+ * The research pipeline end to end for one subject:
+ * rules → discover → extract, classify, criteria → evidence → judge → score.
+ * The fixed test of every claim is written (criteria) before its evidence is
+ * looked for. Nothing is stored here; the caller stores a complete report.
+ *
+ * Depth (documented in the API): `quick` reads up to 40 of the subject's most
+ * recent statement documents and keeps up to 5 pieces of evidence a claim;
+ * `standard` reads up to 150 and keeps up to 8.
+ */
+
+export const DEPTHS = {
+  quick: { documents: 40, evidencePerClaim: 5 },
+  standard: { documents: 150, evidencePerClaim: 8 },
+} as const;
+
+export type ResearchOptions = {
+  depth?: keyof typeof DEPTHS;
+  topic?: string | null;
+  consentRef?: string | null;
+  /** The day outcomes are judged on (YYYY-MM-DD, UTC); today by default. */
+  today?: string;
+  /** Claims researched at once. */
+  concurrency?: number;
+};
+
+export type ResearchStats = {
+  documents: number;
+  ambiguous_documents: number;
+  claims: number;
+  ms: { discover: number; extract: number; evidence_and_judge: number; score: number; total: number };
+};
+
+export type ResearchResult =
+  | { status: 'complete'; subject: KnownSubject; report: Record<string, unknown>; claims: JudgedClaim[]; stats: ResearchStats }
+  | { status: 'insufficient' | 'refused'; subject: KnownSubject; reason: string; claims: JudgedClaim[]; stats: ResearchStats | null };
+
+/** The rules of SPEC.md: a public figure (or a person with consent), never a serving politician. */
+export function refusal(subject: KnownSubject, consentRef: string | null | undefined): string | null {
+  if (subject.serving_politician) {
+    return `${subject.name} holds political office now; the service makes no report on serving politicians.`;
+  }
+  if (!subject.public_figure && !consentRef) {
+    return `${subject.name} is not a public figure; a report needs consent_ref, a reference to their consent.`;
+  }
+  return null;
+}
+
+export function subjectOut(s: KnownSubject) {
+  return {
+    subject_id: s.subject_id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description,
+    public_figure: s.public_figure, serving_politician: s.serving_politician, demo: s.demo,
+  };
+}
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export async function researchSubject(subject: KnownSubject, providers: Providers, opts: ResearchOptions = {}): Promise<ResearchResult> {
+  const refused = refusal(subject, opts.consentRef);
+  if (refused) return { status: 'refused', subject, reason: refused, claims: [], stats: null };
+
+  const depth = DEPTHS[opts.depth ?? 'quick'];
+  const today = opts.today ?? new Date().toISOString().slice(0, 10);
+  const t0 = performance.now();
+  const { documents, ambiguous } = await discoverStatements(subject, providers, { limit: depth.documents });
+  const t1 = performance.now();
+
+  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
+  const seen = new Set<string>();
+  const candidates: CandidateClaim[] = [];
+  for (const doc of documents) {
+    if (!doc.published) continue; // a claim needs the date it was made
+    for (const c of candidateClaims({ ...doc, published: doc.published }, ref)) {
+      const key = `${c.source.url}\n${c.quote}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        candidates.push(c);
+      }
+    }
+  }
+  const t2 = performance.now();
+
+  // One research run fetches the same documents for claim after claim: fetch each once.
+  const fetched = new Map<string, ReturnType<Providers['fetch']['fetch']>>();
+  const runProviders = {
+    search: providers.search,
+    fetch: { name: providers.fetch.name, fetch: (url: string) => fetched.get(url) ?? (fetched.set(url, providers.fetch.fetch(url)), fetched.get(url)!) },
+  };
+  const claims = await mapLimit(candidates, opts.concurrency ?? 8, async (c) => {
+    const evidence = await gatherEvidence(c, subject, runProviders, { limit: depth.evidencePerClaim });
+    return toJudgedClaim(subject.subject_id, c, evidence, judgeClaim(c, evidence, today));
+  });
+  // Newest first, then by id: the order claims are listed in.
+  claims.sort((a, b) => (b.said_on ?? '').localeCompare(a.said_on ?? '') || a.claim_id.localeCompare(b.claim_id));
+  const t3 = performance.now();
+
+  const scored = scoreStage(claims, topicFilter(opts.topic));
+  const t4 = performance.now();
+  const stats: ResearchStats = {
+    documents: documents.length,
+    ambiguous_documents: ambiguous.length,
+    claims: claims.length,
+    ms: { discover: t1 - t0, extract: t2 - t1, evidence_and_judge: t3 - t2, score: t4 - t3, total: t4 - t0 },
+  };
+  if (scored.status === 'insufficient') return { status: 'insufficient', subject, reason: scored.reason, claims, stats };
+
+  const report = {
+    subject: subjectOut(subject),
+    method_version: methodVersion(),
+    score: scored.score,
+    scores: scored.scores,
+    featured_claims: scored.featured_claims,
+    caveats: scored.caveats,
+    review_status: REVIEW_LABEL,
+  };
+  return { status: 'complete', subject, report, claims, stats };
+}

@@ -1,0 +1,59 @@
+import type { PgBoss, JobWithMetadata } from 'pg-boss';
+import { z } from 'zod';
+import type { Pool } from '../core/db/pool.ts';
+import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
+import { makeReport } from './research.ts';
+import { QUEUES } from './queues.ts';
+
+/**
+ * The report queue's worker: researches the subject, stores the report, and
+ * ends the job `complete`, `insufficient` or `refused`. Running a job twice
+ * leaves the same state as once: an ended job is not run again. An error is
+ * retried by pg-boss; the last failure ends the job `failed`. A job whose
+ * worker died on every attempt arrives in the dead letter queue and is ended
+ * `failed` there.
+ */
+
+export const ReportJobPayload = z.object({ job_id: z.string().startsWith('job_') });
+
+type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
+
+export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCount: number; retryLimit: number }, log?: Log): Promise<void> {
+  const job = await startAttempt(pool, jobId);
+  if (!job) return; // already ended, or unknown: nothing to do
+  const request = job.request as { depth?: 'quick' | 'standard'; topic?: string | null; consent_ref?: string | null };
+  try {
+    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId });
+    if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
+    else await finishJob(pool, jobId, { status: r.status, reason: r.reason });
+    log?.info({ job: jobId, status: r.status }, 'report job ended');
+  } catch (err) {
+    const last = attempt.retryCount >= attempt.retryLimit;
+    log?.warn({ job: jobId, attempt: attempt.retryCount + 1, last, error: (err as Error).message }, 'report job attempt failed');
+    if (last) {
+      await finishJob(pool, jobId, { status: 'failed', reason: `The research failed on every attempt (${attempt.retryCount + 1}); the last error was: ${(err as Error).message.slice(0, 200)}` });
+      return;
+    }
+    await requeue(pool, jobId);
+    throw err;
+  }
+}
+
+export async function startReportWorkers(boss: PgBoss, pool: Pool, log?: Log): Promise<void> {
+  await boss.work(QUEUES.report, { includeMetadata: true, batchSize: 1, localConcurrency: 2 }, async (jobs: JobWithMetadata<unknown>[]) => {
+    for (const j of jobs) {
+      const { job_id } = ReportJobPayload.parse(j.data);
+      await runReportJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log);
+    }
+  });
+  await boss.work(QUEUES.reportDead, { batchSize: 1 }, async (jobs) => {
+    for (const j of jobs) {
+      const { job_id } = ReportJobPayload.parse(j.data);
+      const job = await getJob(pool, job_id);
+      if (job && (job.status === 'queued' || job.status === 'running')) {
+        await finishJob(pool, job_id, { status: 'failed', reason: `The worker stopped during every attempt (${job.attempts}) before the research could finish.` });
+        log?.warn({ job: job_id }, 'report job dead-lettered');
+      }
+    }
+  });
+}
