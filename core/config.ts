@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -42,6 +43,7 @@ const EnvSchema = z.object({
   DB_POOL_MAX: intFrom(10, 1, 200),
   TRUST_PROXY: bool(false),
   LOAD_SAMPLE_PACK: bool(true),
+  PIPELINE_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).optional()),
 });
 
 export type Config = Readonly<{
@@ -61,6 +63,8 @@ export type Config = Readonly<{
   dbPoolMax: number;
   trustProxy: boolean;
   loadSamplePack: boolean;
+  /** Worker threads for the research pipeline's NLP; 0 runs it in the worker process's main thread. */
+  pipelineThreads: number;
 }>;
 
 /** Names of every variable the service reads, for the README check. */
@@ -104,5 +108,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbPoolMax: e.DB_POOL_MAX,
     trustProxy: e.TRUST_PROXY,
     loadSamplePack: e.LOAD_SAMPLE_PACK,
+    pipelineThreads: e.PIPELINE_THREADS ?? (os.availableParallelism() > 1 ? os.availableParallelism() : 0),
   });
 }

@@ -14,6 +14,7 @@ import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import { makeReport } from '../jobs/research.ts';
+import { closePipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 
 const USAGE = 'usage: npm run --silent research -- NAME | --subject-id ID [--kind person|organisation|outlet] [--depth quick|standard] [--topic T] [--consent-ref R] [--today YYYY-MM-DD] [--json]';
 
@@ -72,6 +73,7 @@ try {
     }
   }
 } finally {
+  await closePipelinePool();
   await db.close();
 }
 process.exit(code);

@@ -14,6 +14,7 @@ import { startBoss } from '../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { bossEnqueue } from '../jobs/enqueue.ts';
 import { startReportWorkers } from '../jobs/report-worker.ts';
+import { closePipelinePool, configurePipelineThreads, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import { createLogger } from './logger.ts';
 
@@ -38,7 +39,11 @@ async function main(): Promise<void> {
       if (loaded) log.info({ subjects: loaded.subjects.read, documents: loaded.documents.read }, 'sample pack loaded (first start)');
     }
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
-    if (config.role !== 'api') await startReportWorkers(boss, db.pool, log);
+    if (config.role !== 'api') {
+      configurePipelineThreads(config.pipelineThreads);
+      await warmPipelinePool();
+      await startReportWorkers(boss, db.pool, log);
+    }
     if (config.role !== 'worker') {
       app = await buildApp(
         { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, knowledge: localProviders(db.pool).knowledge, enqueue: bossEnqueue(boss) },
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
     // Leave nothing behind: the PostgreSQL this process started stops with it.
     await app?.close().catch(() => {});
     await boss?.stop({ graceful: false }).catch(() => {});
+    await closePipelinePool();
     await db.close();
     throw err;
   }
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
     try {
       await running.app?.close();
       await running.boss.stop({ graceful: true, timeout: Math.max(1000, config.shutdownTimeoutMs - 2000) });
+      await closePipelinePool();
       await db.close();
       log.info('stopped');
       process.exit(0);

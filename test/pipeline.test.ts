@@ -14,6 +14,7 @@ import { ClaimSchema, ReportSchema } from '../core/schemas/resources.ts';
 import { discoverStatements } from '../jobs/pipeline/discover.ts';
 import { researchSubject } from '../jobs/pipeline/run.ts';
 import { makeReport } from '../jobs/research.ts';
+import { closePipelinePool, configurePipelineThreads } from '../jobs/pipeline/cpu-pool.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 import { NODE, ROOT } from './helpers/process.ts';
 
@@ -28,7 +29,10 @@ beforeAll(async () => {
   const r = await ingestPack(db.pool, createReadStream(SAMPLE_PACK));
   expect(r.skipped).toEqual([]);
 });
-afterAll(() => db.drop());
+afterAll(async () => {
+  await closePipelinePool();
+  await db.drop();
+});
 
 const subject = async (name: string, kind: 'person' | 'organisation' | 'outlet') => (await providers.knowledge.byId(subjectIdFor(kind, name)))!;
 
@@ -61,6 +65,19 @@ describe('pipeline on the sample pack', () => {
     expect(report.score.score).toBeGreaterThanOrEqual(report.score.interval_80[0]);
     expect(report.score.score).toBeLessThanOrEqual(report.score.interval_80[1]);
     expect(report.review_status).toBe('machine-generated, unreviewed');
+  });
+
+  it('gives the same result on worker threads as in the calling thread', async () => {
+    const s = await subject('Imogen Thale', 'person');
+    const threaded = await researchSubject(s, providers, { today: TODAY });
+    configurePipelineThreads(0);
+    try {
+      const inline = await researchSubject(s, providers, { today: TODAY });
+      expect(inline.claims).toEqual(threaded.claims);
+      expect(inline.status === 'complete' && inline.report).toEqual(threaded.status === 'complete' && threaded.report);
+    } finally {
+      configurePipelineThreads(2);
+    }
   });
 
   it('refuses a serving politician, and a private person without consent_ref', async () => {

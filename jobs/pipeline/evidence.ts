@@ -122,21 +122,16 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
 }
 
 /**
- * The evidence stage: search the corpus for the claim, leave out its own source,
- * fetch each hit and keep the documents whose best passage bears on the claim.
- * Independent items come first, since only they can settle a claim; then by
- * relevance, then URL, so the same corpus always gives the same list.
+ * The evidence stage, in two halves so that the reading can run on a worker
+ * thread: `findDocuments` searches the corpus for the claim (leaving out its
+ * own source) and fetches each hit; `selectEvidence` keeps the documents whose
+ * best passage bears on the claim. Independent items come first, since only
+ * they can settle a claim; then by relevance, then URL, so the same corpus
+ * always gives the same list.
  */
-export async function gatherEvidence(
-  claim: CandidateClaim,
-  subject: KnownSubject,
-  providers: Pick<Providers, 'search' | 'fetch'>,
-  opts: { limit?: number } = {},
-): Promise<EvidenceItem[]> {
-  const limit = opts.limit ?? 5;
+export async function findDocuments(claim: CandidateClaim, providers: Pick<Providers, 'search' | 'fetch'>, limit: number): Promise<FetchedDocument[]> {
   if (limit <= 0) return [];
-  const ct = claimTerms(claim);
-  const query = searchQuery(claim, ct);
+  const query = searchQuery(claim);
   if (query === '') return [];
   const hits = await providers.search.search(query, { limit: Math.max(limit * 4, 20), excludeUrls: [claim.source.url] });
   const docs: FetchedDocument[] = [];
@@ -144,6 +139,11 @@ export async function gatherEvidence(
     const batch = await Promise.all(hits.slice(i, i + FETCH_BATCH).map((h) => providers.fetch.fetch(h.url)));
     for (const d of batch) if (d && d.url !== claim.source.url) docs.push(d);
   }
+  return docs;
+}
+
+export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, docs: readonly FetchedDocument[], limit: number): EvidenceItem[] {
+  const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
@@ -163,4 +163,14 @@ export async function gatherEvidence(
   }
   items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return items.slice(0, limit);
+}
+
+export async function gatherEvidence(
+  claim: CandidateClaim,
+  subject: KnownSubject,
+  providers: Pick<Providers, 'search' | 'fetch'>,
+  opts: { limit?: number } = {},
+): Promise<EvidenceItem[]> {
+  const limit = opts.limit ?? 5;
+  return selectEvidence(claim, subject, await findDocuments(claim, providers, limit), limit);
 }

@@ -1,10 +1,9 @@
 import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
 import { methodVersion } from '../../core/method/version.ts';
 import type { KnownSubject, Providers } from '../../core/providers/types.ts';
-import { candidateClaims } from './criteria.ts';
+import { runAssess, runExtract } from './cpu-pool.ts';
 import { discoverStatements } from './discover.ts';
-import { gatherEvidence } from './evidence.ts';
-import { judgeClaim } from './judge.ts';
+import { findDocuments } from './evidence.ts';
 import { toJudgedClaim, type JudgedClaim } from './claims.ts';
 import { scoreStage, topicFilter } from './score.ts';
 import type { CandidateClaim } from './types.ts';
@@ -39,7 +38,8 @@ export type ResearchStats = {
   documents: number;
   ambiguous_documents: number;
   claims: number;
-  ms: { discover: number; extract: number; evidence_and_judge: number; score: number; total: number };
+  /** Wall-clock ms per stage; `evidence_search` is summed over claims researched concurrently. */
+  ms: { discover: number; extract: number; evidence_and_judge: number; evidence_search: number; score: number; total: number };
 };
 
 export type ResearchResult =
@@ -90,9 +90,12 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
   const seen = new Set<string>();
   const candidates: CandidateClaim[] = [];
-  for (const doc of documents) {
-    if (!doc.published) continue; // a claim needs the date it was made
-    for (const c of candidateClaims({ ...doc, published: doc.published }, ref)) {
+  // A claim needs the date it was made: undated documents are passed over.
+  const perDocument = await Promise.all(
+    documents.filter((d) => d.published).map((doc) => runExtract({ doc: { ...doc, published: doc.published! }, ref })),
+  );
+  for (const found of perDocument) {
+    for (const c of found) {
       const key = `${c.source.url}\n${c.quote}`;
       if (!seen.has(key)) {
         seen.add(key);
@@ -108,9 +111,13 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
     search: providers.search,
     fetch: { name: providers.fetch.name, fetch: (url: string) => fetched.get(url) ?? (fetched.set(url, providers.fetch.fetch(url)), fetched.get(url)!) },
   };
+  let searchMs = 0;
   const claims = await mapLimit(candidates, opts.concurrency ?? 8, async (c) => {
-    const evidence = await gatherEvidence(c, subject, runProviders, { limit: depth.evidencePerClaim });
-    return toJudgedClaim(subject.subject_id, c, evidence, judgeClaim(c, evidence, today));
+    const ts = performance.now();
+    const docs = await findDocuments(c, runProviders, depth.evidencePerClaim);
+    searchMs += performance.now() - ts;
+    const { evidence, verdict } = await runAssess({ claim: c, subject, docs, limit: depth.evidencePerClaim, today });
+    return toJudgedClaim(subject.subject_id, c, evidence, verdict);
   });
   // Newest first, then by id: the order claims are listed in.
   claims.sort((a, b) => (b.said_on ?? '').localeCompare(a.said_on ?? '') || a.claim_id.localeCompare(b.claim_id));
@@ -122,7 +129,7 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
     documents: documents.length,
     ambiguous_documents: ambiguous.length,
     claims: claims.length,
-    ms: { discover: t1 - t0, extract: t2 - t1, evidence_and_judge: t3 - t2, score: t4 - t3, total: t4 - t0 },
+    ms: { discover: t1 - t0, extract: t2 - t1, evidence_and_judge: t3 - t2, evidence_search: searchMs, score: t4 - t3, total: t4 - t0 },
   };
   if (scored.status === 'insufficient') return { status: 'insufficient', subject, reason: scored.reason, claims, stats };
 

@@ -7,6 +7,7 @@ import { startBoss } from '../../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
 import { bossEnqueue } from '../../jobs/enqueue.ts';
 import { startReportWorkers } from '../../jobs/report-worker.ts';
+import { closePipelinePool } from '../../jobs/pipeline/cpu-pool.ts';
 import { localProviders } from '../../core/providers/local/corpus.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
@@ -48,6 +49,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     async close() {
       await app.close();
       await boss.stop({ graceful: false });
+      await closePipelinePool();
       await db.drop();
     },
   };
