@@ -59,6 +59,16 @@ export async function resolveSubjects(knowledge: KnowledgeProvider, body: Resolv
   }
   const seen = new Set<string>();
   const candidates = [];
+  // Identifiers first: a URL on a subject's own site or one of its handles names it outright.
+  if ((body.urls?.length ?? 0) > 0 || (body.handles?.length ?? 0) > 0) {
+    for (const s of await knowledge.byIdentifiers(body.urls ?? [], body.handles ?? [])) {
+      if (body.kind && s.kind !== body.kind) continue;
+      if (body.name && !found(s, body.name)) continue;
+      seen.add(s.subject_id);
+      candidates.push(candidate(s));
+    }
+    if (candidates.length > 0 && body.name) names.shift();
+  }
   for (const { name, kind } of names) {
     if (!name) continue;
     const found = await knowledge.lookup(name, kind);
@@ -81,6 +91,11 @@ export async function resolveSubjects(knowledge: KnowledgeProvider, body: Resolv
     }
   }
   return { candidates };
+}
+
+function found(s: KnownSubject, name: string): boolean {
+  const key = name.trim().toLowerCase();
+  return [s.name, ...s.aliases].some((n) => n.toLowerCase() === key);
 }
 
 function tidy(s: string): string {

@@ -101,6 +101,13 @@ describe('report lifecycle', () => {
     expect(body).toMatchObject({ status: 409, type: '/problems/conflict' });
     expect(body.candidates.map((c: { kind: string }) => c.kind).sort()).toEqual(['organisation', 'person']);
     expect((await post(alice, { name: 'Jordan Avery', kind: 'person' })).statusCode).toBe(202);
+    // A URL on one namesake's own site tells them apart too.
+    const byUrl = await post(alice, { name: 'Jordan Avery', urls: ['https://jordanavery-estates.example/news'] });
+    expect(byUrl.statusCode).toBe(202);
+    const job = await finished(alice, byUrl.json().job_id);
+    expect(['complete', 'insufficient']).toContain(job.status);
+    const row = (await t.db.pool.query('SELECT subject_id FROM jobs WHERE id = $1', [byUrl.json().job_id])).rows[0];
+    expect(row.subject_id).toBe(subjectIdFor('organisation', 'Jordan Avery'));
   });
 
   it('an unknown subject: 404 problem', async () => {
@@ -179,6 +186,10 @@ describe('subjects and claims', () => {
     expect(found['Brightwater Utilities']).toMatchObject({ subject_id: BRIGHTWATER });
     const unknown = (await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers: alice, payload: { name: 'Quentin Nobody' } })).json();
     expect(unknown.candidates).toEqual([expect.objectContaining({ subject_id: null, known: false, eligible: false })]);
+    const byHandle = (await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers: alice, payload: { handles: ['@brightwater_sample'] } })).json();
+    expect(byHandle.candidates).toEqual([expect.objectContaining({ subject_id: BRIGHTWATER })]);
+    const byUrl = (await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers: alice, payload: { name: 'Jordan Avery', urls: ['https://www.calder-institute.example/people/jordan-avery'] } })).json();
+    expect(byUrl.candidates.map((c: { kind: string }) => c.kind)).toEqual(['person']);
     const priv = (await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers: alice, payload: { name: 'Tobias Wren' } })).json();
     expect(priv.candidates[0]).toMatchObject({ needs_consent_ref: true, public_figure: false });
     // The text is not stored anywhere.

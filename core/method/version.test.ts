@@ -69,9 +69,12 @@ describe('readMethodFiles', () => {
     writeFileSync(full, text);
   };
 
-  it('takes core/method without tests, the methodology and content/prompts, in path order', () => {
+  it('takes core/method and jobs/pipeline without tests, the methodology and content/prompts, in path order', () => {
     root = mkdtempSync(join(tmpdir(), 'method-version-'));
     write('core/method/score.ts', 'code');
+    write('jobs/pipeline/judge.ts', 'judge');
+    write('jobs/pipeline/judge.test.ts', 'judge test');
+    write('jobs/other.ts', 'not the method');
     write('core/method/score.test.ts', 'test');
     write('core/method/types/beta.d.ts', 'types');
     write('core/other.ts', 'not the method');
@@ -83,13 +86,17 @@ describe('readMethodFiles', () => {
       'content/prompts/judge.md',
       'core/method/score.ts',
       'core/method/types/beta.d.ts',
+      'jobs/pipeline/judge.ts',
     ]);
 
     const before = buildIdOf(readMethodFiles(root));
     write('core/method/score.test.ts', 'a changed test');
     expect(buildIdOf(readMethodFiles(root))).toBe(before);
     write('content/prompts/judge.md', 'a changed prompt');
-    expect(buildIdOf(readMethodFiles(root))).not.toBe(before);
+    const afterPrompt = buildIdOf(readMethodFiles(root));
+    expect(afterPrompt).not.toBe(before);
+    write('jobs/pipeline/judge.ts', 'a changed judge');
+    expect(buildIdOf(readMethodFiles(root))).not.toBe(afterPrompt);
   });
 
   it('works without content/prompts, and refuses a root without the methodology', () => {

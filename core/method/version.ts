@@ -17,7 +17,7 @@ export type MethodFile = { readonly path: string; readonly content: string | Uin
 /** The repository root, two folders up from this file (core/method/). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const METHOD_DIR = 'core/method';
+const METHOD_DIRS = ['core/method', 'jobs/pipeline'];
 const METHODOLOGY = 'content/methodology.md';
 const PROMPTS_DIR = 'content/prompts';
 
@@ -60,13 +60,16 @@ function listFiles(root: string, dir: string): string[] {
 }
 
 /**
- * The files the build id covers: core/method/ without its tests, the methodology
+ * The files the build id covers: core/method/ (scoring) and jobs/pipeline/ (how
+ * claims are found, tested and judged) without their tests, the methodology
  * text, and content/prompts/ when it exists (prompts steer the machine judges, so
  * they are part of the method). Throws when the methodology text is missing: a
  * version computed without the published text would vouch for nothing.
  */
 export function readMethodFiles(root: string = REPO_ROOT): MethodFile[] {
-  const paths = listFiles(root, METHOD_DIR).filter((p) => !p.endsWith('.test.ts'));
+  const paths = METHOD_DIRS.filter((d) => existsSync(join(root, d)))
+    .flatMap((d) => listFiles(root, d))
+    .filter((p) => !p.endsWith('.test.ts'));
   if (!existsSync(join(root, METHODOLOGY))) throw new Error(`${METHODOLOGY} not found under ${root}`);
   paths.push(METHODOLOGY);
   if (existsSync(join(root, PROMPTS_DIR))) paths.push(...listFiles(root, PROMPTS_DIR));

@@ -63,7 +63,21 @@ export interface KnowledgeProvider {
   readonly name: string;
   /** Subjects known by this name or alias (case-insensitive), optionally of one kind. */
   lookup(name: string, kind?: SubjectKind | null): Promise<KnownSubject[]>;
+  /** Subjects one of whose own sites a URL lies on, or who go by one of the handles. */
+  byIdentifiers(urls: readonly string[], handles: readonly string[]): Promise<KnownSubject[]>;
   byId(subjectId: string): Promise<KnownSubject | null>;
+}
+
+/**
+ * A language model for the stages that can use one (identification,
+ * extraction, fixed tests, judging). The offline engine has none (`null` in
+ * Providers): its stages are deterministic. Hosted adapters implement this
+ * with structured output validated by zod, and record every call's cost.
+ */
+export interface ModelProvider {
+  readonly name: string;
+  /** One structured completion: the answer is parsed and validated by the caller's schema. */
+  complete<T>(request: { purpose: string; system: string; prompt: string; parse: (raw: unknown) => T }): Promise<T>;
 }
 
 /** Finds documents in which a subject speaks: the source of its claims. */
@@ -77,6 +91,8 @@ export type Providers = {
   fetch: FetchProvider;
   knowledge: KnowledgeProvider;
   statements: StatementProvider;
+  /** null: the offline engine, with no model. */
+  model: ModelProvider | null;
 };
 
 /** Whether an office is held on a day (an office with no end date is held now). */

@@ -30,17 +30,22 @@ export function candidateOf(s: KnownSubject) {
 }
 
 /** The one subject a request names, or a 404 / 409 that says what to send instead. */
-export async function subjectOfRequest(knowledge: KnowledgeProvider, body: Pick<ReportRequest, 'subject_id' | 'name' | 'kind'>): Promise<KnownSubject> {
+export async function subjectOfRequest(knowledge: KnowledgeProvider, body: Pick<ReportRequest, 'subject_id' | 'name' | 'kind' | 'urls' | 'handles'>): Promise<KnownSubject> {
   if (body.subject_id) {
     const s = await knowledge.byId(body.subject_id);
     if (!s) throw new NotFoundError(`No subject ${body.subject_id}. Find subjects with POST /v1/subjects/resolve.`);
     return s;
   }
   const name = body.name?.trim() ?? '';
-  if (!name) throw new NotFoundError('No subject is known by the urls or handles alone; send name or subject_id.');
-  const found = await knowledge.lookup(name, body.kind ?? null);
+  let found = name ? await knowledge.lookup(name, body.kind ?? null) : [];
+  // Identifiers tell namesakes apart (with a name) or name the subject (without one).
+  if (found.length !== 1 && ((body.urls?.length ?? 0) > 0 || (body.handles?.length ?? 0) > 0)) {
+    const identified = await knowledge.byIdentifiers(body.urls ?? [], body.handles ?? []);
+    const narrowed = name ? identified.filter((s) => found.some((f) => f.subject_id === s.subject_id)) : identified.filter((s) => !body.kind || s.kind === body.kind);
+    if (narrowed.length > 0) found = narrowed;
+  }
   if (found.length === 0) {
-    throw new NotFoundError(`No subject named "${name}" is known to the service. The offline engine researches the subjects of its source packs; POST /v1/subjects/resolve lists what it knows.`);
+    throw new NotFoundError(`No subject ${name ? `named "${name}"` : 'with those urls or handles'} is known to the service. The offline engine researches the subjects of its source packs; POST /v1/subjects/resolve lists what it knows.`);
   }
   if (found.length > 1) {
     throw new ConflictError(`"${name}" matches ${found.length} subjects; resend with the subject_id of the one you mean.`, { candidates: found.map(candidateOf) });

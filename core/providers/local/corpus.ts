@@ -47,6 +47,25 @@ export function localProviders(db: Queryable): Providers {
       );
       return rows.map((r) => toKnownSubject(r));
     },
+    async byIdentifiers(urls, handles) {
+      const hosts = urls.flatMap((u) => {
+        try {
+          return [new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`).host.toLowerCase().replace(/^www\./, '')];
+        } catch {
+          return [];
+        }
+      });
+      const tags = handles.map((h) => h.trim().toLowerCase().replace(/^@/, '')).filter(Boolean);
+      if (hosts.length === 0 && tags.length === 0) return [];
+      const { rows } = await db.query<SubjectRow>(
+        `SELECT ${SUBJECT_COLUMNS} FROM subjects s
+          WHERE EXISTS (SELECT 1 FROM unnest(s.urls) u WHERE lower(regexp_replace(substring(u from '^[a-zA-Z][a-zA-Z0-9+.-]*://([^/?#]+)'), '^www\\.', '')) = ANY($1::text[]))
+             OR EXISTS (SELECT 1 FROM unnest(s.handles) h WHERE lower(ltrim(h, '@')) = ANY($2::text[]))
+          ORDER BY name, kind, id`,
+        [hosts, tags],
+      );
+      return rows.map((r) => toKnownSubject(r));
+    },
     async byId(id) {
       const { rows } = await db.query<SubjectRow>(`SELECT ${SUBJECT_COLUMNS} FROM subjects WHERE id = $1`, [id]);
       return rows[0] ? toKnownSubject(rows[0]) : null;
@@ -91,5 +110,5 @@ export function localProviders(db: Queryable): Providers {
     },
   };
 
-  return { knowledge, fetch, search, statements };
+  return { knowledge, fetch, search, statements, model: null };
 }
