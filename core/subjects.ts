@@ -1,4 +1,3 @@
-import nlp from 'compromise';
 import type { Queryable } from './db/pool.ts';
 import { toKnownSubject } from './providers/local/corpus.ts';
 import type { KnowledgeProvider, KnownSubject, Office, SubjectKind } from './providers/types.ts';
@@ -51,6 +50,8 @@ export async function resolveSubjects(knowledge: KnowledgeProvider, body: Resolv
   const names: { name: string; kind: SubjectKind | null }[] = [];
   if (body.name?.trim()) names.push({ name: body.name.trim(), kind: body.kind ?? null });
   if (body.text) {
+    // Loaded on first use: the language model is not needed to start the service.
+    const { default: nlp } = await import('compromise');
     const doc = nlp(body.text);
     for (const n of doc.people().out('array') as string[]) names.push({ name: tidy(n), kind: 'person' });
     for (const n of doc.organizations().out('array') as string[]) names.push({ name: tidy(n), kind: null });

@@ -2,7 +2,6 @@ import type { PgBoss, JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../core/db/pool.ts';
 import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
-import { makeReport } from './research.ts';
 import { QUEUES } from './queues.ts';
 
 /**
@@ -23,6 +22,8 @@ export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCo
   if (!job) return; // already ended, or unknown: nothing to do
   const request = job.request as { depth?: 'quick' | 'standard'; topic?: string | null; consent_ref?: string | null };
   try {
+    // Loaded on the first job, not at start: the pipeline brings the language models with it.
+    const { makeReport } = await import('./research.ts');
     const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId });
     if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
     else await finishJob(pool, jobId, { status: r.status, reason: r.reason });

@@ -41,7 +41,6 @@ async function main(): Promise<void> {
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
     if (config.role !== 'api') {
       configurePipelineThreads(config.pipelineThreads);
-      await warmPipelinePool();
       await startReportWorkers(boss, db.pool, log);
     }
     if (config.role !== 'worker') {
@@ -63,6 +62,12 @@ async function main(): Promise<void> {
     throw err;
   }
   const running = { app, boss };
+  if (config.role !== 'api') {
+    // Once listening, the pipeline's threads load their language models in the
+    // background (about a second); a job that comes first waits for them.
+    // (A stop during the warm-up ends it: nothing to report then.)
+    void warmPipelinePool().catch((err: Error) => log.debug({ error: err.message }, 'pipeline threads did not warm up'));
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import { assess, extract, warm, type AssessTask, type Assessment, type ExtractTask } from './cpu-worker.ts';
+import type { AssessTask, Assessment, ExtractTask } from './cpu-worker.ts';
 import type { CandidateClaim } from './types.ts';
 
 /**
@@ -31,14 +31,18 @@ function thePool(): Piscina | undefined {
   return pool;
 }
 
-export function runExtract(task: ExtractTask): Promise<CandidateClaim[]> {
+// The steps themselves are loaded only when run in this thread: loading them
+// brings the language models, which a process that never runs them should not pay for.
+const inline = () => import('./cpu-worker.ts');
+
+export async function runExtract(task: ExtractTask): Promise<CandidateClaim[]> {
   const p = thePool();
-  return p ? p.run(task, { name: 'extract' }) : Promise.resolve(extract(task));
+  return p ? p.run(task, { name: 'extract' }) : (await inline()).extract(task);
 }
 
-export function runAssess(task: AssessTask): Promise<Assessment> {
+export async function runAssess(task: AssessTask): Promise<Assessment> {
   const p = thePool();
-  return p ? p.run(task, { name: 'assess' }) : Promise.resolve(assess(task));
+  return p ? p.run(task, { name: 'assess' }) : (await inline()).assess(task);
 }
 
 /** Starts the threads and lets each load its models, so the first report does not pay for it. */
