@@ -13,6 +13,7 @@ import { reportRoutes } from './routes/reports.ts';
 import { checkRoutes } from './routes/check.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { publishRoutes } from './routes/publish.ts';
+import { demoRoutes } from './routes/demo.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 
 export type BuildOptions = {
@@ -27,8 +28,9 @@ export function allRoutes(ctx: AppContext): AnyRoute[] {
     ...subjectRoutes(ctx),
     ...reportRoutes(ctx),
     ...checkRoutes(ctx),
-    ...labelRoutes(),
+    ...labelRoutes(ctx),
     ...publishRoutes(ctx),
+    ...demoRoutes(ctx),
     ...mcpRoutes(),
   ];
 }

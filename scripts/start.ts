@@ -13,7 +13,7 @@ import { buildApp } from '../api/app.ts';
 import { startBoss } from '../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { bossEnqueue } from '../jobs/enqueue.ts';
-import { startReportWorkers } from '../jobs/report-worker.ts';
+import { startAllWorkers } from '../jobs/workers.ts';
 import { closePipelinePool, configurePipelineThreads, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import { createLogger } from './logger.ts';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
     if (config.role !== 'api') {
       configurePipelineThreads(config.pipelineThreads);
-      await startReportWorkers(boss, db.pool, log);
+      await startAllWorkers(boss, db.pool, log);
     }
     if (config.role !== 'worker') {
       app = await buildApp(

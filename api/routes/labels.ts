@@ -1,10 +1,11 @@
 import { LabelRequestSchema } from '../../core/schemas/requests.ts';
 import { LabelAckSchema, LabelListSchema, LabelQueueSchema } from '../../core/schemas/resources.ts';
 import { LabelQueueQuerySchema, LabelsQuerySchema } from '../../core/schemas/queries.ts';
+import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 import { notBuilt } from './not-built.ts';
 
-export function labelRoutes() {
+export function labelRoutes(_ctx: AppContext) {
   return [
     defineRoute({
       method: 'POST',

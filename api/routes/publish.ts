@@ -1,4 +1,4 @@
-import { DemoSchema, MethodologySchema } from '../../core/schemas/resources.ts';
+import { MethodologySchema } from '../../core/schemas/resources.ts';
 import { ExportQuerySchema, MethodologyQuerySchema } from '../../core/schemas/queries.ts';
 import { defineRoute } from '../route.ts';
 import type { AppContext } from '../context.ts';
@@ -19,17 +19,6 @@ export function publishRoutes(ctx: AppContext) {
       query: ExportQuerySchema,
       responses: { 200: { description: 'The export.', contentType: 'application/x-ndjson' } },
       handler: notBuilt('The export'),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/demo',
-      operationId: 'getDemo',
-      summary: 'Machine verdicts beside outcomes published by others',
-      description: 'Demo subjects, each claim\'s machine verdict beside the published outcome, and agreement per set. Agreement is not accuracy.',
-      tags: ['publishing'],
-      auth: true,
-      responses: { 200: { description: 'The demo sets.', schema: DemoSchema } },
-      handler: notBuilt('The demo sets'),
     }),
     defineRoute({
       method: 'GET',

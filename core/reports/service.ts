@@ -21,7 +21,7 @@ import { envelope, isStale, latestReport } from './read.ts';
  */
 
 /** Sends a job to the queue inside the caller's transaction, so a job row never exists without its queue entry. */
-export type Enqueue = (queue: 'report', payload: { job_id: string }, tx: PoolClient) => Promise<void>;
+export type Enqueue = (queue: 'report' | 'check', payload: { job_id: string }, tx: PoolClient) => Promise<void>;
 
 export type ReportDeps = { pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits };
 

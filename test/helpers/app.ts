@@ -6,7 +6,7 @@ import { createKey, revokeKey } from '../../core/keys.ts';
 import { startBoss } from '../../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
 import { bossEnqueue } from '../../jobs/enqueue.ts';
-import { startReportWorkers } from '../../jobs/report-worker.ts';
+import { startAllWorkers } from '../../jobs/workers.ts';
 import { closePipelinePool } from '../../jobs/pipeline/cpu-pool.ts';
 import { localProviders } from '../../core/providers/local/corpus.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -29,7 +29,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
   const db = await createTestDatabase(label);
   const config = loadConfig({ DATABASE_URL: db.url, ...env });
   const boss = await startBoss({ databaseUrl: db.url, role: 'all' });
-  if (opts.workers) await startReportWorkers(boss, db.pool);
+  if (opts.workers) await startAllWorkers(boss, db.pool);
   const app = await buildApp({
     config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
     knowledge: localProviders(db.pool).knowledge, enqueue: bossEnqueue(boss),
