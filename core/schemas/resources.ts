@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ClaimTypeSchema, OutcomeSchema, LabelVerdictSchema, TopicSchema } from '../method/outcomes.ts';
 import { CaveatSchema, FeaturedClaimSchema, HeadlineScoreSchema, ScoreEntrySchema } from '../method/score.ts';
 import { JobStatusSchema, PagingSchema, SubjectKindSchema } from './common.ts';
+import { MeasurementSchema } from './demo.ts';
+export { DemoSchema, MeasurementSchema } from './demo.ts';
 
 /** The service's resources as they go out. Response schemas strip anything unlisted. */
 
@@ -255,22 +257,6 @@ export const StatusSchema = z
   })
   .meta({ id: 'Status' });
 
-export const MeasurementSchema = z
-  .object({
-    measured_at: z.string(),
-    method_version: z.string(),
-    datasets: z.array(
-      z.object({
-        dataset: z.string(),
-        n: z.number().int(),
-        coverage: z.number(),
-        agreement: z.number().nullable(),
-      }),
-    ),
-    note: z.string(),
-  })
-  .meta({ id: 'Measurement' });
-
 export const MethodologySchema = z
   .object({
     method_version: z.string(),
@@ -280,9 +266,3 @@ export const MethodologySchema = z
   })
   .meta({ id: 'Methodology' });
 
-export const DemoSchema = z
-  .object({
-    note: z.string().describe('Always says that agreement is not accuracy.'),
-    sets: z.array(z.unknown()),
-  })
-  .meta({ id: 'Demo' });
