@@ -31,7 +31,7 @@ export function allRoutes(ctx: AppContext): AnyRoute[] {
     ...labelRoutes(ctx),
     ...publishRoutes(ctx),
     ...demoRoutes(ctx),
-    ...mcpRoutes(),
+    ...mcpRoutes(ctx),
   ];
 }
 

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
   DB_POOL_MAX: intFrom(10, 1, 200),
   TRUST_PROXY: bool(false),
   LOAD_SAMPLE_PACK: bool(true),
+  MCP_JSON_RESPONSE: bool(false),
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  MCP_WAIT_SECONDS: intFrom(20, 0, 600),
   PIPELINE_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).optional()),
 });
 
@@ -63,6 +66,9 @@ export type Config = Readonly<{
   dbPoolMax: number;
   trustProxy: boolean;
   loadSamplePack: boolean;
+  mcpJsonResponse: boolean;
+  mcpAllowedOrigins: readonly string[];
+  mcpWaitSeconds: number;
   /** Worker threads for the research pipeline's NLP; 0 runs it in the worker process's main thread. */
   pipelineThreads: number;
 }>;
@@ -108,6 +114,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbPoolMax: e.DB_POOL_MAX,
     trustProxy: e.TRUST_PROXY,
     loadSamplePack: e.LOAD_SAMPLE_PACK,
+    mcpJsonResponse: e.MCP_JSON_RESPONSE,
+    mcpAllowedOrigins: Object.freeze(e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)),
+    mcpWaitSeconds: e.MCP_WAIT_SECONDS,
     pipelineThreads: e.PIPELINE_THREADS ?? (os.availableParallelism() > 1 ? os.availableParallelism() : 0),
   });
 }
