@@ -26,7 +26,7 @@ async function connect(s: Started, key = s.key, headers: Record<string, string> 
   return client;
 }
 
-const text = (r: { content: unknown }) => (r.content as { type: string; text: string }[]).map((c) => c.text).join('\n');
+const text = (r: unknown) => ((r as { content?: { text: string }[] }).content ?? []).map((c) => c.text).join('\n');
 
 let sse: Started;
 beforeAll(async () => {

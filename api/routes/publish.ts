@@ -1,5 +1,7 @@
 import { MethodologySchema } from '../../core/schemas/resources.ts';
 import { ExportQuerySchema, MethodologyQuerySchema } from '../../core/schemas/queries.ts';
+import { Readable } from 'node:stream';
+import { exportLines } from '../../core/export.ts';
 import { defineRoute } from '../route.ts';
 import type { AppContext } from '../context.ts';
 import { latestMeasurement, measurementNote, methodologyHtml, methodologyMarkdown } from '../../core/methodology.ts';
@@ -17,8 +19,14 @@ export function publishRoutes(ctx: AppContext) {
       tags: ['publishing'],
       auth: true,
       query: ExportQuerySchema,
-      responses: { 200: { description: 'The export.', contentType: 'application/x-ndjson' } },
-      handler: notBuilt('The export'),
+      responses: { 200: { description: 'The export: `application/x-ndjson` (JSON Lines) or `text/csv` with a header row. CSV cells that begin with = + - @ are prefixed with an apostrophe (no formula runs when it is opened in a spreadsheet). Every record carries the review label.', contentType: 'application/x-ndjson' } },
+      handler: async (_req, reply, { query }) => {
+        const day = new Date().toISOString().slice(0, 10);
+        const name = query.format === 'csv' ? `reliability-${query.table}-${day}.csv` : `reliability-${day}.jsonl`;
+        reply.type(query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+        reply.header('content-disposition', `attachment; filename="${name}"`);
+        return reply.send(Readable.from(exportLines(ctx.pool, { format: query.format, table: query.table, subjectId: query.subject_id, includeDemo: query.include_demo })));
+      },
     }),
     defineRoute({
       method: 'GET',
