@@ -46,6 +46,21 @@ export function defineRoute<P = undefined, Q = undefined, B = undefined>(def: Ro
   return def as AnyRoute;
 }
 
+/**
+ * Text as PostgreSQL can hold it: NUL removed, lone UTF-16 surrogates replaced
+ * by U+FFFD, in every string of a request (body, query, path) before it is
+ * validated. Documented in the OpenAPI description; without it a NUL in an id
+ * would reach the database and fail there.
+ */
+export function cleanText(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replace(/\u0000/g, '').toWellFormed() : value.toWellFormed();
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => cleanText(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = cleanText(v, depth + 1);
+  return out;
+}
+
 export function registerRoute(app: FastifyInstance, def: AnyRoute): void {
   app.route({
     method: def.method,
@@ -53,10 +68,10 @@ export function registerRoute(app: FastifyInstance, def: AnyRoute): void {
     config: { auth: def.auth },
     handler: async (req, reply) => {
       const input: Validated<unknown, unknown, unknown> = {
-        params: def.params ? parseOrThrow(def.params, 'path', req.params) : undefined,
-        query: def.query ? parseOrThrow(def.query, 'query', req.query ?? {}) : undefined,
+        params: def.params ? parseOrThrow(def.params, 'path', cleanText(req.params)) : undefined,
+        query: def.query ? parseOrThrow(def.query, 'query', cleanText(req.query ?? {})) : undefined,
         // No field of any body is required by itself, so an absent body is an empty object.
-        body: def.body ? parseOrThrow(def.body, 'body', req.body === undefined ? {} : req.body) : undefined,
+        body: def.body ? parseOrThrow(def.body, 'body', req.body === undefined ? {} : cleanText(req.body)) : undefined,
       };
       const result = await def.handler(req, reply, input);
       if (reply.sent) return reply;

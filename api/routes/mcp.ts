@@ -50,7 +50,7 @@ async function serve(ctx: AppContext, req: FastifyRequest, reply: FastifyReply):
 
 export function mcpRoutes(ctx: AppContext) {
   const description =
-    'The Model Context Protocol endpoint (streamable HTTP, stateless): tools lookup_reliability, check_claims and get_evidence, thin wrappers over the REST routes. Same bearer key and limits as REST: each tool call also makes one or more REST requests with the same key. A request with an Origin header not allowed answers 403. GET and DELETE answer 405 (no sessions, no server-initiated stream).';
+    'The Model Context Protocol endpoint (streamable HTTP, stateless): tools lookup_reliability, check_claims and get_evidence, thin wrappers over the REST routes. Same bearer key and limits as REST: each tool call also makes one or more REST requests with the same key. A request with an Origin header not allowed answers 403. GET and DELETE answer 405 (no sessions, no server-initiated stream). Malformed JSON-RPC, or an Accept header without both application/json and text/event-stream, is refused by the MCP transport with a JSON-RPC error body (application/json), as the MCP specification has it.';
   return [
     defineRoute({
       method: 'POST',
