@@ -11,10 +11,12 @@ import { healthRoutes } from './routes/health.ts';
 import { subjectRoutes } from './routes/subjects.ts';
 import { reportRoutes } from './routes/reports.ts';
 import { checkRoutes } from './routes/check.ts';
+import { responseRoutes } from './routes/responses.ts';
 import { labelRoutes } from './routes/labels.ts';
 import { publishRoutes } from './routes/publish.ts';
 import { demoRoutes } from './routes/demo.ts';
 import { mcpRoutes } from './routes/mcp.ts';
+import { siteRoutes, siteStaticPlugin } from './routes/site.ts';
 
 export type BuildOptions = {
   /** A pino logger; none (silent) when left out, as in most tests. */
@@ -27,7 +29,9 @@ export function allRoutes(ctx: AppContext): AnyRoute[] {
     ...healthRoutes(ctx),
     ...subjectRoutes(ctx),
     ...reportRoutes(ctx),
+    ...siteRoutes(ctx),
     ...checkRoutes(ctx),
+    ...responseRoutes(ctx),
     ...labelRoutes(ctx),
     ...publishRoutes(ctx),
     ...demoRoutes(ctx),
@@ -83,5 +87,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }),
   );
   for (const route of [...routes, ...documentRoutes]) registerRoute(app, route);
+  // The public static site at / (last: its catch-all yields to every route above).
+  await siteStaticPlugin(ctx)(app);
   return app;
 }

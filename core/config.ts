@@ -47,6 +47,19 @@ const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().default(''),
   MCP_WAIT_SECONDS: intFrom(20, 0, 600),
   PIPELINE_THREADS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(64).optional()),
+  SITE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^/?#\s]+$/, 'must be an http(s) origin without a path, e.g. https://reliability.example')
+      .optional(),
+  ),
+  SITE_BUILD_DEBOUNCE_SECONDS: intFrom(5, 0, 3600),
+  SITE_EXPORT_CRON: z
+    .string()
+    .regex(/^\s*\S+(\s+\S+){4}\s*$/, 'must be a cron expression of five fields, e.g. 30 2 * * *')
+    .default('30 2 * * *'),
+  SITE_EXPORT_KEEP_DAYS: intFrom(7, 1, 366),
 });
 
 export type Config = Readonly<{
@@ -71,6 +84,16 @@ export type Config = Readonly<{
   mcpWaitSeconds: number;
   /** Worker threads for the research pipeline's NLP; 0 runs it in the worker process's main thread. */
   pipelineThreads: number;
+  /** The public origin of the static site, for absolute links in its pages' JSON-LD; undefined: links relative to the page. */
+  siteUrl: string | undefined;
+  /** The static site's folder: DATA_DIR/site. */
+  siteDir: string;
+  /** A burst of finished reports within this many seconds gives one site build (pg-boss debounce). */
+  siteBuildDebounceSeconds: number;
+  /** When the nightly export runs (cron, UTC). */
+  siteExportCron: string;
+  /** Nights of export files kept in the site. */
+  siteExportKeepDays: number;
 }>;
 
 /** Names of every variable the service reads, for the README check. */
@@ -118,5 +141,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcpAllowedOrigins: Object.freeze(e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)),
     mcpWaitSeconds: e.MCP_WAIT_SECONDS,
     pipelineThreads: e.PIPELINE_THREADS ?? (os.availableParallelism() > 1 ? os.availableParallelism() : 0),
+    siteUrl: e.SITE_URL,
+    siteDir: path.join(path.resolve(e.DATA_DIR), 'site'),
+    siteBuildDebounceSeconds: e.SITE_BUILD_DEBOUNCE_SECONDS,
+    siteExportCron: e.SITE_EXPORT_CRON.trim(),
+    siteExportKeepDays: e.SITE_EXPORT_KEEP_DAYS,
   });
 }

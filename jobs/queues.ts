@@ -9,6 +9,7 @@ export const QUEUES = {
   report: 'report',
   reportDead: 'report-dead',
   check: 'check',
+  checkDead: 'check-dead',
   siteBuild: 'site-build',
   export: 'nightly-export',
 } as const;
@@ -35,7 +36,9 @@ export const QUEUE_OPTIONS: Record<QueueName, Omit<Queue, 'name'>> = {
     retryLimit: RETRY_LIMIT, retryDelay: 5, retryBackoff: true, expireInSeconds: 30 * 60,
     heartbeatSeconds: HEARTBEAT_SECONDS, deadLetter: QUEUES.reportDead,
   },
-  [QUEUES.check]: { retryLimit: RETRY_LIMIT, retryDelay: 5, expireInSeconds: 30 * 60, heartbeatSeconds: HEARTBEAT_SECONDS },
+  [QUEUES.checkDead]: { retryLimit: 3, retryDelay: 5 },
+  // A check job's dead letters end it `failed` and delete its submitted text (jobs/check-worker.ts).
+  [QUEUES.check]: { retryLimit: RETRY_LIMIT, retryDelay: 5, expireInSeconds: 30 * 60, heartbeatSeconds: HEARTBEAT_SECONDS, deadLetter: QUEUES.checkDead },
   [QUEUES.siteBuild]: { retryLimit: 2, retryDelay: 10 },
   [QUEUES.export]: { retryLimit: 2, retryDelay: 60 },
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Pool } from '../core/db/pool.ts';
 import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
 import { QUEUES } from './queues.ts';
+import { requestSiteBuild } from './site-build.ts';
 
 /**
  * The report queue's worker: researches the subject, stores the report, and
@@ -45,6 +46,8 @@ export async function startReportWorkers(boss: PgBoss, pool: Pool, log?: Log): P
     for (const j of jobs) {
       const { job_id } = ReportJobPayload.parse(j.data);
       await runReportJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log);
+      // A stored report goes on the public site (coalesced; a no-op when the job stored none).
+      await requestSiteBuild(boss, { reason: `report job ${job_id}` });
     }
   });
   await boss.work(QUEUES.reportDead, { batchSize: 1 }, async (jobs) => {

@@ -179,10 +179,10 @@ describe('problem details', () => {
     expect(res.json()).toMatchObject({ type: '/problems/not-found', title: 'Not found', status: 404 });
   });
 
-  it('routes not built yet answer 501 problems, never an invented result', async () => {
-    const res = await post('/v1/responses', { claim_id: 'clm_x', name: 'Someone', statement: 'A reply.' });
-    expect(res.statusCode).toBe(501);
-    expect(res.json()).toMatchObject({ status: 501, type: '/problems/not-built' });
+  it('an unknown report\'s page answers a 404 problem, not an invented page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/reports/rep_x/html', headers });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ status: 404, type: '/problems/not-found' });
     expect(Object.keys(res.json()).sort()).toEqual(['detail', 'status', 'title', 'type']);
   });
 

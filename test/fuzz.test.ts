@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPack } from '../core/corpus/ingest.ts';
 import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
@@ -59,7 +60,7 @@ function expectDocumentedBody(status: number, contentType: string | undefined, r
   expect(raw).not.toMatch(/node_modules|\bat [\w.<>]+ \(|SELECT |INSERT INTO/);
 }
 
-async function send(req: Parameters<TestApp['app']['inject']>[0]) {
+async function send(req: InjectOptions) {
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 10 s')), 10_000));
   return Promise.race([t.app.inject(req), timeout]);
 }
@@ -84,7 +85,7 @@ describe('generated bad input', () => {
         const op = ops[i % ops.length]!;
         if (op.method !== 'GET') return;
         const url = op.path.replace(/\{[^}]+\}/g, encodeURIComponent(id.toWellFormed()).slice(0, 3000));
-        const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, v.toWellFormed().slice(0, 3000)])).toString();
+        const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, v.toWellFormed().slice(0, 3000)])).toString();
         const res = await send({ method: 'GET', url: qs ? `${url}?${qs}` : url, headers });
         expectDocumentedBody(res.statusCode, res.headers['content-type'] as string | undefined, res.body);
       }),

@@ -97,6 +97,26 @@ describe('MCP server (SSE responses)', () => {
     await client.close();
   });
 
+  it('check_claims checks the claims of a text within the call: outcomes, no overall score', async () => {
+    const client = await connect(sse);
+    const r = await client.callTool({
+      name: 'check_claims',
+      arguments: { text: 'Brightwater Utilities cut leakage by 12% in 2024. The company will open a new treatment works by 2027.' },
+    });
+    expect(r.isError, text(r)).toBeFalsy();
+    const s = r.structuredContent as { status: string; job_id: string; results: { outcome: string; claim_type: string }[]; review_status: string };
+    expect(s.status).toBe('complete');
+    expect(s.job_id).toMatch(/^job_/);
+    expect(s.results.length).toBeGreaterThan(0);
+    for (const c of s.results) expect(typeof c.outcome).toBe('string');
+    expect(s).not.toHaveProperty('overall');
+    expect(s.review_status).toBe('machine-generated, unreviewed');
+    // Collecting by job id answers the same outcomes.
+    const again = await client.callTool({ name: 'check_claims', arguments: { text: 'ignored', job_id: s.job_id } });
+    expect((again.structuredContent as { results: unknown[] }).results).toEqual(s.results);
+    await client.close();
+  });
+
   it('answers an ambiguous name with the candidates', async () => {
     const client = await connect(sse);
     const r = await client.callTool({ name: 'lookup_reliability', arguments: { name: 'Jordan Avery' } });

@@ -3,13 +3,12 @@ import { NotFoundError } from '../../core/errors.ts';
 import { JobAcceptedSchema, ProblemSchema } from '../../core/schemas/common.ts';
 import { ReportRequestSchema } from '../../core/schemas/requests.ts';
 import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
-import { ClaimsQuerySchema, ReportOrJobPathSchema, ReportPathSchema, SubjectPathSchema } from '../../core/schemas/queries.ts';
+import { ClaimsQuerySchema, ReportOrJobPathSchema, SubjectPathSchema } from '../../core/schemas/queries.ts';
 import { claimsPage, latestReport } from '../../core/reports/read.ts';
 import { poll } from '../../core/reports/poll.ts';
 import { requestReport } from '../../core/reports/service.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
-import { notBuilt } from './not-built.ts';
 
 export function reportRoutes(ctx: AppContext) {
   const deps = {
@@ -65,20 +64,6 @@ export function reportRoutes(ctx: AppContext) {
         404: { description: 'No such job (for this key) or report.' },
       },
       handler: async (req, _reply, { params }) => poll(ctx.pool, params.report_or_job_id, req.apiKey!.id),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/reports/:report_id/html',
-      operationId: 'getReportHtml',
-      summary: 'The report as a readable HTML page',
-      tags: ['reports'],
-      auth: true,
-      params: ReportPathSchema,
-      responses: {
-        200: { description: 'The page.', contentType: 'text/html' },
-        404: { description: 'No such report.' },
-      },
-      handler: notBuilt('Report pages'),
     }),
     defineRoute({
       method: 'GET',

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
 import { REVIEW_LABEL } from '../method/outcomes.ts';
+import { withResponses } from '../responses.ts';
 
 /** Reports older than this are served with `stale: true` while a refresh runs (SPEC.md). */
 export const FRESH_DAYS = 90;
@@ -52,12 +53,14 @@ export async function claimsPage(db: Queryable, reportId: string, f: ClaimFilter
   const filter = where.join(' AND ');
   const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM claims WHERE ${filter}`, params)).rows[0]!.n;
   params.push(pageSize, (page - 1) * pageSize);
-  const { rows } = await db.query<{ data: Record<string, unknown> }>(
-    `SELECT data FROM claims WHERE ${filter} ORDER BY position LIMIT $${params.length - 1} OFFSET $${params.length}`,
+  const { rows } = await db.query<{ claim_id: string; data: Record<string, unknown> }>(
+    `SELECT claim_id, data FROM claims WHERE ${filter} ORDER BY position LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
+  // Replies are stored by claim id, so they stay on a claim when its report is remade.
+  const claims = await withResponses(db, rows.map((r) => ({ ...r.data, claim_id: r.claim_id })));
   return {
-    claims: rows.map((r) => ({ ...r.data, responses: [] as unknown[], review_status: REVIEW_LABEL })),
+    claims: claims.map((c) => ({ ...c, review_status: REVIEW_LABEL })),
     paging: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
   };
 }

@@ -67,13 +67,29 @@ export const CheckRequestSchema = z
   .describe('Claims, or a block of text, to check; outcomes come back per claim, with no score.')
   .meta({ id: 'CheckRequest' });
 
+/** An http(s) link: anything else (javascript:, data:, file:, a bare word) is refused with 422. */
+const httpUrl = (max: number, description: string) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^https?:\/\/[^\s/?#]+/i, 'must be an http or https URL')
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http or https URL')
+    .describe(description);
+
 export const ResponseRequestSchema = z
   .object({
     claim_id: z.string().min(1).max(100).describe('The claim replied to.'),
     name: z.string().min(1).max(300).describe('Who sends the reply.'),
     role: text(300, 'The sender\'s role, free text (e.g. "press officer of the subject").').nullish(),
     statement: z.string().min(1).max(10_000).describe('The reply or correction, at most 10,000 characters.'),
-    counter_evidence_url: text(2000, 'A link to counter-evidence, at most 2,000 characters.').nullish(),
+    counter_evidence_url: httpUrl(2000, 'A link to counter-evidence: an http or https URL of at most 2,000 characters.').nullish(),
   })
   .describe('A reply or correction from a subject to one claim.')
   .meta({ id: 'ResponseRequest' });

@@ -72,15 +72,15 @@ export const EvidenceSchema = z
 
 export const ClaimResponseSchema = z
   .object({
-    response_id: z.string(),
+    response_id: z.string().describe('`rsp_…`.'),
     name: z.string().describe('Who sent the reply.'),
-    role: z.string().nullable(),
-    statement: z.string(),
-    counter_evidence_url: z.string().nullable(),
+    role: z.string().nullable().describe('The sender\'s role, as they gave it; null when not given.'),
+    statement: z.string().describe('The reply or correction, as sent.'),
+    counter_evidence_url: z.string().nullable().describe('The counter-evidence link (http or https), as sent; null when none.'),
     received_at: z.string().describe('ISO 8601 timestamp.'),
     status: z.string().describe('`response received, not yet reviewed` until a person has reviewed it.'),
   })
-  .describe('A reply or correction stored against a claim.')
+  .describe('A reply or correction stored against a claim, oldest first in the claim\'s `responses`. Shown as sent, not checked by the service; the key that sent it is not shown.')
   .meta({ id: 'ClaimResponse' });
 
 export const ClaimSchema = z
@@ -140,6 +140,24 @@ export const StoredReportSchema = z
   })
   .meta({ id: 'StoredReport' });
 
+export const CheckResultSchema = z
+  .object({
+    claim_id: z.string().describe('`chk_…`: the claim\'s id within this job (not a stored claim: replies and labels do not take it).'),
+    text: z
+      .string()
+      .describe('The claim as checked: the sentence taken from the submitted text, verbatim, or one submitted claim. Kept in the result; the rest of the submitted text (and the author) is deleted when the job ends.'),
+    claim_type: ClaimTypeSchema,
+    topic: TopicSchema,
+    resolution_criteria: z.string().describe('The fixed test, written before any evidence was looked at.'),
+    outcome: OutcomeSchema,
+    rationale: z.string().describe('Why the outcome, in words a reader can check against the evidence.'),
+    evidence: z.array(EvidenceSchema),
+    judges_disagree: z.boolean(),
+    review_status: REVIEW,
+  })
+  .describe('One checked claim: its outcome with the reasoning and evidence. A check gives no score.')
+  .meta({ id: 'CheckResult' });
+
 export const JobPollSchema = z
   .object({
     job_id: z.string().startsWith('job_'),
@@ -152,7 +170,7 @@ export const JobPollSchema = z
     reason: z.string().nullable().describe('Why the job ended `insufficient`, `refused` or `failed`; null otherwise.'),
     report_id: z.string().nullable().describe('Once `complete`, for a report job: the stored report.'),
     report: ReportSchema.nullable().describe('Once `complete`, for a report job: the finished report.'),
-    results: z.array(z.unknown()).nullable().describe('Once `complete`, for a check job: per-claim outcomes (CheckResult items).'),
+    results: z.array(CheckResultSchema).nullable().describe('Once `complete`, for a check job: per-claim outcomes, in the order the claims stand in the text (or were sent); no score. Null otherwise.'),
   })
   .meta({ id: 'JobPoll' });
 
@@ -165,77 +183,93 @@ export const ClaimsPageSchema = z
   })
   .meta({ id: 'ClaimsPage' });
 
-export const CheckResultSchema = z
-  .object({
-    claim_id: z.string(),
-    text: z.string().describe('The claim as checked (kept in the result; the submitted text itself is deleted).'),
-    claim_type: ClaimTypeSchema,
-    topic: TopicSchema,
-    resolution_criteria: z.string(),
-    outcome: OutcomeSchema,
-    rationale: z.string(),
-    evidence: z.array(EvidenceSchema),
-    judges_disagree: z.boolean(),
-    review_status: REVIEW,
-  })
-  .meta({ id: 'CheckResult' });
-
 export const ResponseAckSchema = z
   .object({
-    response_id: z.string(),
-    claim_id: z.string(),
-    status: z.literal('response received, not yet reviewed'),
-    received_at: z.string(),
+    response_id: z.string().describe('`rsp_…`: the stored reply.'),
+    claim_id: z.string().describe('The claim it is stored against.'),
+    subject_id: z.string().describe('The subject whose claim it is.'),
+    status: z.literal('response received, not yet reviewed').describe('The reply\'s status, as it shows on the claim until a person has reviewed it.'),
+    received_at: z.string().describe('ISO 8601 timestamp.'),
   })
+  .describe('The reply is stored; it shows at once in the claim\'s `responses` (e.g. GET /v1/subjects/{subject_id}/claims) as a ClaimResponse.')
   .meta({ id: 'ResponseAck' });
 
 export const LabelSchema = z
   .object({
     claim_id: z.string(),
-    subject_id: z.string(),
+    subject_id: z.string().describe('The subject whose claim it is.'),
     verdict: LabelVerdictSchema,
     on_time: z.boolean().nullable(),
     note: z.string().nullable(),
     reviewer: z.string().nullable(),
-    labelled_at: z.string(),
+    labelled_at: z.string().describe('ISO 8601 timestamp of the latest verdict (a replacement moves it).'),
   })
+  .describe('A verdict recorded with one key on one claim.')
   .meta({ id: 'Label' });
+
+const MachineVerdictSchema = z
+  .object({
+    outcome: OutcomeSchema,
+    rationale: z.string(),
+    judges_disagree: z.boolean().describe('True when the machine\'s judges differed.'),
+    review_status: REVIEW,
+  })
+  .describe('The machine\'s verdict on the claim.')
+  .meta({ id: 'MachineVerdict' });
 
 export const LabelAckSchema = z
   .object({
     label: LabelSchema,
     replaced: z.boolean().describe('True when this verdict replaced the caller\'s earlier one on the same claim.'),
-    machine: z.object({ outcome: OutcomeSchema, rationale: z.string(), judges_disagree: z.boolean() }),
+    machine: MachineVerdictSchema,
     published: z
-      .object({ outcome: OutcomeSchema.nullable(), publisher_rating: z.string(), dataset: z.string() })
+      .object({
+        outcome: OutcomeSchema.nullable().describe('The publisher\'s rating on the service\'s scale; null where it has no place on it.'),
+        publisher_rating: z.string().describe('The rating as the publisher published it.'),
+        dataset: z.string().describe('The demo set it comes from.'),
+      })
       .nullable()
       .describe('For demo subjects: the outcome published by others; null otherwise.'),
   })
+  .describe('The label is stored. Now that the caller has given a verdict, the machine\'s (and, for demo claims, the published one) is revealed.')
   .meta({ id: 'LabelAck' });
 
-export const LabelListSchema = z.object({ labels: z.array(LabelSchema) }).meta({ id: 'LabelList' });
+export const LabelListSchema = z
+  .object({ labels: z.array(LabelSchema).describe('The labels made with the caller\'s key, oldest first.') })
+  .meta({ id: 'LabelList' });
+
+const SourceSchema = z.object({ url: z.string(), title: z.string().nullable(), outlet: z.string().nullable(), published: z.string().nullable() });
+
+export const LabelQueueItemSchema = z
+  .object({
+    claim_id: z.string(),
+    claim_type: ClaimTypeSchema,
+    quote: z.string(),
+    said_on: z.string().nullable(),
+    source: SourceSchema,
+    resolution_criteria: z.string().describe('The fixed test, written before the evidence was looked at: label by it.'),
+    evidence: z
+      .array(EvidenceSchema)
+      .describe('The passages the evidence stage found, in its order (independent sources first, then by how closely they match the claim\'s words): chosen before the judges read them, so they say nothing of the verdict. With no evidence, a claim can hardly be resolved; that much shows.'),
+    labelled: z.boolean().describe('Whether the caller has labelled this claim.'),
+    label: LabelSchema.nullable().describe('The caller\'s own label, once given; null before.'),
+    machine: MachineVerdictSchema.nullable().describe('Withheld (null) until the caller has labelled the claim.'),
+  })
+  .meta({ id: 'LabelQueueItem' });
 
 export const LabelQueueSchema = z
   .object({
     subject_id: z.string(),
-    claims: z.array(
-      z.object({
-        claim_id: z.string(),
-        claim_type: ClaimTypeSchema,
-        quote: z.string(),
-        said_on: z.string().nullable(),
-        source: z.object({ url: z.string(), title: z.string().nullable(), outlet: z.string().nullable(), published: z.string().nullable() }),
-        resolution_criteria: z.string(),
-        evidence: z.array(EvidenceSchema),
-        labelled: z.boolean().describe('Whether the caller has labelled this claim.'),
-        machine: z
-          .object({ outcome: OutcomeSchema, rationale: z.string() })
-          .nullable()
-          .describe('Withheld (null) until the caller has labelled the claim.'),
-      }),
-    ),
+    report_id: z.string().nullable().describe('The report whose claims are listed; null when the subject has only demo claims, or none.'),
+    claims: z.array(LabelQueueItemSchema).describe('The subject\'s researched claims: those of its latest report, then its demo claims.'),
+    labelled: z.number().int().describe('How many of them the caller has labelled.'),
   })
   .meta({ id: 'LabelQueue' });
+
+export type CheckResult = z.infer<typeof CheckResultSchema>;
+export type ClaimResponse = z.infer<typeof ClaimResponseSchema>;
+export type Label = z.infer<typeof LabelSchema>;
+export type LabelQueueItem = z.infer<typeof LabelQueueItemSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 

@@ -1,4 +1,5 @@
 import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
+import { mapLimit } from '../../core/concurrency.ts';
 import { methodVersion } from '../../core/method/version.ts';
 import type { KnownSubject, Providers } from '../../core/providers/types.ts';
 import { runAssess, runExtract } from './cpu-pool.ts';
@@ -62,19 +63,6 @@ export function subjectOut(s: KnownSubject) {
     subject_id: s.subject_id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description,
     public_figure: s.public_figure, serving_politician: s.serving_politician, demo: s.demo,
   };
-}
-
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export async function researchSubject(subject: KnownSubject, providers: Providers, opts: ResearchOptions = {}): Promise<ResearchResult> {

@@ -1,0 +1,97 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError, UnavailableError } from '../../core/errors.ts';
+import { ReportPathSchema } from '../../core/schemas/queries.ts';
+import { publicRoot, readCurrent } from '../../core/site/layout.ts';
+import { common, reportPages } from '../../core/site/page-data.ts';
+import { rendererFor } from '../../core/site/renderer.ts';
+import { ProblemSchema } from '../../core/schemas/common.ts';
+import type { AppContext } from '../context.ts';
+import { defineRoute } from '../route.ts';
+
+/**
+ * The static site, public at `/`, and a report's page on demand under /v1.
+ *
+ * Content-Security-Policy of every page: nothing runs. `script-src 'none'`
+ * blocks every script, inline or not; the pages have none. The ClaimReview
+ * blocks, `<script type="application/ld+json">`, are data blocks: the HTML
+ * standard never executes a script element whose type is not JavaScript, so
+ * CSP has nothing to allow for them (no hash, no nonce) and crawlers read
+ * them from the HTML. Styles come only from the site's own stylesheet files
+ * (`style-src 'self'`, no inline styles). No frames, forms, plugins, fetches
+ * or base changes.
+ */
+export const SITE_CSP = [
+  "default-src 'none'",
+  "script-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function cacheControl(file: string): string {
+  // Astro's assets carry a content hash in their names; everything else may change with the next build.
+  return /[\\/]_astro[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+export function siteRoutes(ctx: AppContext) {
+  const siteDir = ctx.config.siteDir;
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/reports/:report_id/html',
+      operationId: 'getReportHtml',
+      summary: 'The report as a readable HTML page',
+      description: [
+        'The report\'s page as the public site publishes it at `/reports/<report_id>/`, rendered the moment the report is stored, with the same page components the static build uses (no need to wait for the site build).',
+        'Every score and verdict on it carries the label `machine-generated, unreviewed`; each claim\'s verdict is also given as schema.org ClaimReview (JSON-LD). The page runs no script (Content-Security-Policy `script-src \'none\'`).',
+        '503 until the site has been built once (a few seconds after the first start).',
+      ].join('\n'),
+      tags: ['reports'],
+      auth: true,
+      params: ReportPathSchema,
+      responses: {
+        200: { description: 'The page (`text/html`).', contentType: 'text/html' },
+        404: { description: 'No such report.', schema: ProblemSchema },
+        503: { description: 'The site has not been built yet; retry after `retry_after` seconds.', schema: ProblemSchema },
+      },
+      handler: async (_req, reply, { params }) => {
+        const [page] = await reportPages(ctx.pool, [params.report_id], common(), ctx.config.siteUrl ?? null, { includeDemo: true });
+        if (!page) throw new NotFoundError(`No report ${params.report_id}. Report ids come from POST /v1/reports or a finished job.`);
+        const current = await readCurrent(siteDir);
+        if (!current) throw new UnavailableError('unavailable', 'The site\'s page renderer has not been built yet (it is built a few seconds after the service first starts); retry shortly.', 5);
+        const html = await (await rendererFor(current.dir, current.manifest)).render(page);
+        reply.header('content-security-policy', SITE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+        return html;
+      },
+    }),
+  ];
+}
+
+/**
+ * The built site at `/`, public, from DATA_DIR/site/current/client (the live
+ * version: a link swapped by each build, so a request sees one version
+ * whole). Paths under /v1 and /mcp are never files: without a key they get
+ * the API's 401, with one a 404 problem; so does any path with no file.
+ */
+export function siteStaticPlugin(ctx: AppContext) {
+  return async function (app: FastifyInstance): Promise<void> {
+    await app.register(fastifyStatic, {
+      root: publicRoot(ctx.config.siteDir),
+      prefix: '/',
+      wildcard: true,
+      index: ['index.html'],
+      redirect: true,
+      decorateReply: false,
+      serveDotFiles: false,
+      suppressWarning: true,
+      allowedPath: (pathname: string) => !/^\/(v1|mcp)(\/|$)/.test(pathname),
+      setHeaders: (reply, file) => {
+        reply.header('content-security-policy', SITE_CSP);
+        reply.header('cache-control', cacheControl(file));
+      },
+    });
+  };
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { once } from 'node:events';
+import type { Queryable } from '../db/pool.ts';
+import { exportLines, type ExportOptions } from '../export.ts';
+import { methodVersion } from '../method/version.ts';
+
+/**
+ * The nightly export files: every published subject's latest report as JSON
+ * Lines and as the two CSV tables (claims, scores), the same records as
+ * GET /v1/export (core/export.ts), with a manifest giving the date, the method
+ * version, the counts and each file's size and sha256. One night's files live
+ * in `exports/<date>/` of the site; `exports/latest.json` is the newest
+ * manifest. All three files are written from one database snapshot (the
+ * caller passes a REPEATABLE READ transaction), so their counts agree.
+ */
+
+export type ExportFile = { name: string; path: string; format: 'jsonl' | 'csv'; table: 'claims' | 'scores' | null; media_type: string; bytes: number; sha256: string; records: number };
+export type ExportManifest = {
+  date: string;
+  generated_at: string;
+  method_version: string;
+  include_demo: false;
+  review_status_note: string;
+  counts: { subjects: number; reports: number; scores: number; claims: number };
+  files: ExportFile[];
+  manifest_path: string;
+};
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+async function writeLines(file: string, lines: AsyncIterable<string>, onLine?: (line: string) => void): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  const out = createWriteStream(file, { flags: 'wx' });
+  let bytes = 0;
+  let pending = '';
+  try {
+    for await (const chunk of lines) {
+      const buf = Buffer.from(chunk, 'utf8');
+      hash.update(buf);
+      bytes += buf.length;
+      if (onLine) {
+        pending += chunk;
+        const parts = pending.split('\n');
+        pending = parts.pop()!;
+        for (const p of parts) if (p) onLine(p);
+      }
+      if (!out.write(buf)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+  } catch (err) {
+    out.destroy();
+    throw err;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/**
+ * Writes one night's export into `dir` (a new folder, then renamed into
+ * place by the caller's publish step) and returns its manifest.
+ */
+export async function writeExport(db: Queryable, dir: string, date: string, now = new Date()): Promise<ExportManifest> {
+  if (!DATE.test(date)) throw new Error(`bad export date ${date}`);
+  await mkdir(dir, { recursive: true });
+  const base: Omit<ExportOptions, 'format' | 'table'> = { includeDemo: false };
+  const counts = { subjects: 0, reports: 0, scores: 0, claims: 0 };
+  const reports = new Set<string>();
+  const files: ExportFile[] = [];
+  const sitePath = (name: string) => `/exports/${date}/${name}`;
+
+  const jsonl = `reliability-${date}.jsonl`;
+  const j = await writeLines(path.join(dir, jsonl), exportLines(db, { ...base, format: 'jsonl', table: 'claims' }), (line) => {
+    const rec = JSON.parse(line) as { record: string; report_id?: string | null };
+    if (rec.record === 'subject') counts.subjects++;
+    else if (rec.record === 'score') counts.scores++;
+    else if (rec.record === 'claim') counts.claims++;
+    if (rec.report_id) reports.add(rec.report_id);
+  });
+  counts.reports = reports.size;
+  files.push({ name: jsonl, path: sitePath(jsonl), format: 'jsonl', table: null, media_type: 'application/x-ndjson', ...j, records: counts.subjects + counts.scores + counts.claims });
+  for (const table of ['claims', 'scores'] as const) {
+    const name = `reliability-${table}-${date}.csv`;
+    const c = await writeLines(path.join(dir, name), exportLines(db, { ...base, format: 'csv', table }));
+    files.push({ name, path: sitePath(name), format: 'csv', table, media_type: 'text/csv', ...c, records: table === 'claims' ? counts.claims : counts.scores });
+  }
+  const manifest: ExportManifest = {
+    date, generated_at: now.toISOString(), method_version: methodVersion(), include_demo: false,
+    review_status_note: 'Every score and verdict in these files is machine-generated, unreviewed (each record carries review_status).',
+    counts, files, manifest_path: sitePath('manifest.json'),
+  };
+  await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}
+
+/** The manifests of the nights kept in a site's `exports/` folder, newest first. */
+export async function readExportManifests(exportsDir: string): Promise<ExportManifest[]> {
+  let names: string[];
+  try {
+    names = await readdir(exportsDir);
+  } catch {
+    return [];
+  }
+  const out: ExportManifest[] = [];
+  for (const n of names.filter((x) => DATE.test(x)).sort().reverse()) {
+    try {
+      out.push(JSON.parse(await readFile(path.join(exportsDir, n, 'manifest.json'), 'utf8')) as ExportManifest);
+    } catch {
+      // A night without a readable manifest is not listed (and is pruned by the next export).
+    }
+  }
+  return out;
+}
+
+/** Adds one night's folder to a site's exports (replacing that date), keeps the newest `keep` nights, and rewrites latest.json. */
+export async function placeExport(exportsDir: string, nightDir: string, date: string, keep: number): Promise<ExportManifest[]> {
+  await mkdir(exportsDir, { recursive: true });
+  const target = path.join(exportsDir, date);
+  await rm(target, { recursive: true, force: true });
+  await rename(nightDir, target);
+  const nights = (await readdir(exportsDir)).filter((x) => DATE.test(x)).sort().reverse();
+  for (const old of nights.slice(keep)) await rm(path.join(exportsDir, old), { recursive: true, force: true });
+  const manifests = await readExportManifests(exportsDir);
+  if (manifests[0]) {
+    const tmp = path.join(exportsDir, `.latest-${process.pid}.json`);
+    await writeFile(tmp, `${JSON.stringify(manifests[0], null, 2)}\n`);
+    await rename(tmp, path.join(exportsDir, 'latest.json'));
+  }
+  return manifests;
+}

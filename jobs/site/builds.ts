@@ -1,0 +1,222 @@
+import { access, link, mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Pool, PoolClient } from '../../core/db/pool.ts';
+import { latestMeasurement } from '../../core/methodology.ts';
+import { REPO_ROOT } from '../../core/method/version.ts';
+import { readExportManifests } from '../../core/site/exports.ts';
+import {
+  clientDir, cloneTree, ensureNodeModulesLink, newBuildId, pruneBuilds, readCurrent, removeTree, siteLayout, swapCurrent, withSiteLock, writeFileAtomic,
+  type BuildManifest,
+} from '../../core/site/layout.ts';
+import {
+  browsePage, common, indexPage, letterOf, loadSummaries, methodologyPages, pageCount, pageFile, pageRefOf, reportPages, subjectPage,
+  type PageData,
+} from '../../core/site/page-data.ts';
+import { rendererFor } from '../../core/site/renderer.ts';
+import { writeSnapshot } from '../../core/site/snapshot.ts';
+import { siteVersion } from '../../core/site/version.ts';
+import { runAstroBuild } from './astro.ts';
+
+/**
+ * Building the static site into DATA_DIR/site (layout in core/site/layout.ts).
+ *
+ * - Full: the data of every page is written to a snapshot, Astro builds the
+ *   whole site from it into a new folder (static pages, plus the renderer
+ *   bundle), the nightly exports are carried over, and the new folder goes live.
+ *   Run when there is no site yet, when the site version changed (site code,
+ *   methodology text, method version), or when asked.
+ * - Incremental: the changes since the live version (new reports, new
+ *   replies on published claims, a new measurement) are turned into the few
+ *   pages they touch: each new report's page, its subject's page, its browse
+ *   letter, the index (and the measurement page); those are rendered with the
+ *   live version's renderer, the same components Astro built it with, into a
+ *   hard-linked copy of the live version, which then goes live. Nothing
+ *   changed: nothing is written.
+ *
+ * One build at a time per site folder (withSiteLock). Any failure removes the
+ * new folder and leaves the live version as it was.
+ */
+
+type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
+export type SiteOptions = { siteDir: string; siteUrl: string | null; exportKeepDays: number; log?: Log };
+export type BuildRequest = { reason: string; full?: boolean };
+export type BuildResult = {
+  status: 'published' | 'unchanged';
+  kind: BuildManifest['kind'] | null;
+  build_id: string | null;
+  pages: number;
+  rendered: number;
+  ms: number;
+  /** Reports published for the first time. */
+  new_reports: string[];
+  /** Where the time went, ms by phase. */
+  phases?: Record<string, number>;
+};
+
+/** One consistent, read-only view of the database for everything a build reads. */
+export async function readOnlySnapshot<T>(pool: Pool, fn: (tx: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export async function recordBuild(pool: Pool, r: { build_id: string | null; kind: BuildManifest['kind']; status: 'published' | 'failed'; reason: string; started: Date; ms: number; pages?: number; rendered?: number; report_ids?: string[]; error?: string }) {
+  await pool.query(
+    `INSERT INTO site_builds (build_id, kind, status, reason, started_at, ms, pages, rendered, report_ids, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [r.build_id, r.kind, r.status, r.reason.slice(0, 500), r.started, Math.round(r.ms), r.pages ?? 0, r.rendered ?? 0, r.report_ids ?? [], r.error?.slice(0, 2000) ?? null],
+  );
+}
+
+/** Builds whatever the site needs, under the site lock. */
+export function buildSite(pool: Pool, o: SiteOptions, req: BuildRequest): Promise<BuildResult> {
+  return withSiteLock(o.siteDir, () => buildLocked(pool, o, req));
+}
+
+/** For callers that already hold the site lock (the nightly export). */
+export async function buildLocked(pool: Pool, o: SiteOptions, req: BuildRequest): Promise<BuildResult> {
+  const current = await readCurrent(o.siteDir);
+  const started = new Date();
+  const t0 = performance.now();
+  const full = !current || req.full === true || current.manifest.site_version !== siteVersion();
+  try {
+    const result = full ? await fullBuild(pool, o, current) : ((await incrementalBuild(pool, o, current!)) ?? (await fullBuild(pool, o, current)));
+    if (result.status === 'published') {
+      await recordBuild(pool, { build_id: result.build_id, kind: result.kind!, status: 'published', reason: req.reason, started, ms: result.ms, pages: result.pages, rendered: result.rendered, report_ids: result.new_reports });
+      o.log?.info({ build: result.build_id, kind: result.kind, pages: result.pages, rendered: result.rendered, ms: Math.round(result.ms), phases: result.phases }, 'site published');
+    }
+    return result;
+  } catch (err) {
+    const message = (err as Error).message;
+    await recordBuild(pool, { build_id: null, kind: full ? 'full' : 'incremental', status: 'failed', reason: req.reason, started, ms: performance.now() - t0, error: message }).catch(() => {});
+    o.log?.warn({ error: message.slice(0, 500) }, 'site build failed; the last good site stays live');
+    throw err;
+  }
+}
+
+async function publish(o: SiteOptions, dir: string, manifest: BuildManifest, previous: string | null): Promise<void> {
+  await writeFileAtomic(path.join(dir, 'build.json'), `${JSON.stringify(manifest)}\n`);
+  await swapCurrent(o.siteDir, manifest.build_id);
+  await pruneBuilds(o.siteDir, previous ? [manifest.build_id, previous] : [manifest.build_id]);
+}
+
+async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType<typeof readCurrent>>): Promise<BuildResult> {
+  const t0 = performance.now();
+  const l = siteLayout(o.siteDir);
+  const id = newBuildId();
+  const dir = path.join(l.builds, id);
+  const data = path.join(l.work, id);
+  await ensureNodeModulesLink(o.siteDir, path.join(REPO_ROOT, 'node_modules'));
+  const oldExports = current ? path.join(clientDir(current.dir), 'exports') : null;
+  try {
+    const exports = oldExports ? await readExportManifests(oldExports) : [];
+    const snap = await readOnlySnapshot(pool, (tx) => writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports }));
+    const tAstro = performance.now();
+    await runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache });
+    const tCarry = performance.now();
+    // The nights already exported stay published (their files are shared, not copied).
+    if (oldExports) {
+      // (Not the exports page itself: it was just built.)
+      for (const name of await readdir(oldExports).catch(() => [] as string[])) {
+        if (/^\d{4}-\d{2}-\d{2}$/.test(name)) await cloneTree(path.join(oldExports, name), path.join(clientDir(dir), 'exports', name));
+      }
+      await linkIfThere(path.join(oldExports, 'latest.json'), path.join(clientDir(dir), 'exports', 'latest.json'));
+    }
+    // Every page the snapshot listed must be there before the folder goes live.
+    await access(path.join(clientDir(dir), 'index.html'));
+    for (const rid of snap.report_ids) await access(path.join(clientDir(dir), pageFile({ view: 'report', key: rid })));
+    const ms = performance.now() - t0;
+    const manifest: BuildManifest = {
+      build_id: id, kind: 'full', built_at: new Date().toISOString(), site_version: siteVersion(), based_on: current?.manifest.build_id ?? null,
+      report_ids: snap.report_ids, response_ids: snap.response_ids, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
+    };
+    await publish(o, dir, manifest, current?.manifest.build_id ?? null);
+    const before = new Set(current?.manifest.report_ids ?? []);
+    const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, check_and_publish: performance.now() - tCarry };
+    return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: snap.report_ids.filter((r) => !before.has(r)), phases: rounded(phases) };
+  } catch (err) {
+    await removeTree(dir);
+    throw err;
+  } finally {
+    await removeTree(data);
+  }
+}
+
+const rounded = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
+
+async function linkIfThere(from: string, to: string): Promise<void> {
+  await mkdir(path.dirname(to), { recursive: true });
+  await link(from, to).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
+}
+
+type Plan = { pages: PageData[]; report_ids: string[]; response_ids: string[]; measurement_at: string | null; total: number; added: string[] };
+
+/** What changed since the live version, as the pages to render; null: nothing; 'full': only a full build can say (a report was removed). */
+async function planIncremental(tx: PoolClient, o: SiteOptions, live: BuildManifest, liveDir: string): Promise<Plan | null | 'full'> {
+  const c = common();
+  const sum = await loadSummaries(tx);
+  const published = new Set(live.report_ids);
+  const now = new Set(sum.reports.map((r) => r.report_id));
+  if (live.report_ids.some((id) => !now.has(id))) return 'full';
+  const added = sum.reports.filter((r) => !published.has(r.report_id));
+  const { rows: replies } = await tx.query<{ id: string; report_id: string }>(
+    'SELECT r.id, c.report_id FROM responses r JOIN claims c ON c.claim_id = r.claim_id WHERE c.report_id = ANY($1::text[])',
+    [[...now]],
+  );
+  const knownReplies = new Set(live.response_ids);
+  const replied = replies.filter((r) => !knownReplies.has(r.id));
+  const measurementAt = (await latestMeasurement(tx))?.measured_at ?? null;
+  if (added.length === 0 && replied.length === 0 && measurementAt === live.measurement_at) return null;
+
+  const pages: PageData[] = await reportPages(tx, [...new Set([...added.map((r) => r.report_id), ...replied.map((r) => r.report_id)])], c, o.siteUrl);
+  if (added.length > 0) {
+    const subjects = new Set(added.map((r) => r.subject_id));
+    for (const s of subjects) pages.push(subjectPage(sum, s, c)!);
+    for (const letter of new Set([...subjects].map((s) => letterOf(sum.subjects.get(s)!.name)))) pages.push(browsePage(sum, letter, c)!);
+    const exports = await readExportManifests(path.join(clientDir(liveDir), 'exports'));
+    pages.push(indexPage(sum, c, exports[0] ?? null));
+  }
+  if (measurementAt !== live.measurement_at) pages.push((await methodologyPages(tx, c))[1]);
+  return {
+    pages, report_ids: sum.reports.map((r) => r.report_id), response_ids: [...new Set(replies.map((r) => r.id))].sort(),
+    measurement_at: measurementAt, total: pageCount(sum), added: added.map((r) => r.report_id),
+  };
+}
+
+async function incrementalBuild(pool: Pool, o: SiteOptions, current: NonNullable<Awaited<ReturnType<typeof readCurrent>>>): Promise<BuildResult | null> {
+  const t0 = performance.now();
+  const plan = await readOnlySnapshot(pool, (tx) => planIncremental(tx, o, current.manifest, current.dir));
+  if (plan === 'full') return null;
+  if (plan === null) return { status: 'unchanged', kind: null, build_id: null, pages: current.manifest.pages, rendered: 0, ms: performance.now() - t0, new_reports: [] };
+  const renderer = await rendererFor(current.dir, current.manifest);
+  const id = newBuildId();
+  const dir = path.join(siteLayout(o.siteDir).builds, id);
+  const tClone = performance.now();
+  try {
+    await cloneTree(current.dir, dir);
+    const tRender = performance.now();
+    for (const page of plan.pages) await writeFileAtomic(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
+    const tPublish = performance.now();
+    const ms = performance.now() - t0;
+    const manifest: BuildManifest = {
+      build_id: id, kind: 'incremental', built_at: new Date().toISOString(), site_version: current.manifest.site_version, based_on: current.manifest.build_id,
+      report_ids: plan.report_ids, response_ids: plan.response_ids, measurement_at: plan.measurement_at, pages: plan.total, rendered: plan.pages.length, ms: Math.round(ms),
+    };
+    await publish(o, dir, manifest, current.manifest.build_id);
+    const phases = { plan: tClone - t0, clone: tRender - tClone, render: tPublish - tRender, publish: performance.now() - tPublish };
+    return { status: 'published', kind: 'incremental', build_id: id, pages: plan.total, rendered: plan.pages.length, ms: performance.now() - t0, new_reports: plan.added, phases: rounded(phases) };
+  } catch (err) {
+    await removeTree(dir);
+    throw err;
+  }
+}

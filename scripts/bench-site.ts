@@ -1,0 +1,198 @@
+/**
+ * `npm run bench` (site part): the static site over generated reports, in a
+ * fresh embedded PostgreSQL. For each size (default 1,000 then 10,000
+ * reports of 30 claims): the full Astro build (snapshot, Astro, pages per
+ * second), the size of a typical report page, then on the largest site: an
+ * incremental build after one new report (pages rendered, time), the time
+ * from a stored report to its page on demand (GET /v1/reports/{id}/html),
+ * and the time from a stored report to its published static page through
+ * the site-build queue (pg-boss worker, debounce as configured).
+ * Options: --reports 1000,10000 --claims 30 --trials 3 --json.
+ */
+import { mkdtemp, chmod, rm, readFile, stat, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { openDatabase } from '../core/db/connect.ts';
+import { withTransaction, type Pool } from '../core/db/pool.ts';
+import { createKey } from '../core/keys.ts';
+import { OUTCOMES, REVIEW_LABEL } from '../core/method/outcomes.ts';
+import { methodVersion } from '../core/method/version.ts';
+import { localProviders } from '../core/providers/local/corpus.ts';
+import { claimIdFor, newReportId } from '../core/reports/ids.ts';
+import { clientDir, readCurrent } from '../core/site/layout.ts';
+import { buildApp } from '../api/app.ts';
+import { startBoss } from '../jobs/boss.ts';
+import { PGBOSS_SCHEMA } from '../jobs/queues.ts';
+import { requestSiteBuild, startSiteWorkers } from '../jobs/site-build.ts';
+import { buildSite } from '../jobs/site/builds.ts';
+
+const { values } = parseArgs({ options: { reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, trials: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } });
+const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
+const claimsPer = Number(values.claims);
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const r = rng(11);
+const words = 'water energy housing transport health schools broadband rail leakage customers clinics revenue investment district council network service'.split(' ');
+const NAMES = ['Avelin', 'Brackley', 'Corvan', 'Dellis', 'Embry', 'Fenwick', 'Garrow', 'Halden', 'Isley', 'Jarrow', 'Kestrel', 'Lorne', 'Marlow', 'Norcott', 'Orwin', 'Pellam', 'Quarry', 'Rushden', 'Selwyn', 'Tamsin', 'Ulric', 'Varley', 'Wexford', 'Yarrow', 'Zennor'];
+const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(r() * words.length)]).join(' ');
+const score = (s: number, n: number) => ({ score: s, interval_80: [Math.max(0, s - 11.3), Math.min(100, s + 9.8)], n_resolved: n, confidence: { level: n >= 10 ? 'medium' : 'low', reasons: `${n >= 10 ? 'Medium' : 'Low'}: ${n} resolved claims and an 80% range 21.1 points wide; medium needs at least 10 resolved claims.` } });
+
+/** Generated reports (invented subjects, marked as generated), written in batches straight into the tables. */
+async function generate(pool: Pool, from: number, to: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let b = from; b < to; b += 100) {
+    await withTransaction(pool, async (tx) => {
+      const subjects: { id: string; name: string; kind: string; description: string; name_keys: string[] }[] = [];
+      const reports: Record<string, unknown>[] = [];
+      const claims: Record<string, unknown>[] = [];
+      for (let i = b; i < Math.min(to, b + 100); i++) {
+        // Names spread over the alphabet, as real ones are (the browse pages group by first letter).
+        const name = `${NAMES[i % NAMES.length]} ${words[Math.floor(i / NAMES.length) % words.length]} ${i}`;
+        const id = `sub_${i.toString(16).padStart(16, '0')}`;
+        subjects.push({ id, name, kind: ['organisation', 'person', 'outlet'][i % 3]!, description: 'GENERATED SAMPLE DATA (benchmark): an invented subject.', name_keys: [name.toLowerCase()] });
+        const reportId = newReportId();
+        ids.push(reportId);
+        const cl = Array.from({ length: claimsPer }, (_, j) => {
+          const quote = `We ${sentence(4)} ${100 + j * 7} ${sentence(8)} by ${2024 + (j % 4)}.`;
+          const url = `https://generated-${i}.example/news/${j}`;
+          const outcome = OUTCOMES[Math.floor(r() * OUTCOMES.length)]!;
+          return {
+            claim_id: claimIdFor(id, url, quote), claim_type: ['factual', 'promise', 'guidance', 'prediction'][j % 4], topic: 'economy', quote, quote_verified: r() < 0.8,
+            said_on: `2025-${String((j % 12) + 1).padStart(2, '0')}-10`, source: { url, title: `[Generated] Update ${j}`, outlet: name, published: '2025-06-01' },
+            resolution_criteria: `True if an independent source published on or before 2026-06-01 reports the figures of "${quote}" to within 2%; within 10% mostly_true, within 25% mostly_false, further off false. ${sentence(20)}`,
+            due: j % 4 === 1 ? '2027-12-31' : null, outcome, on_time: j % 4 === 1 ? r() < 0.5 : null,
+            rationale: `The figures judge found ${outcome}: ${sentence(30)}. The wording judge found ${outcome}: ${sentence(25)}.`,
+            evidence: Array.from({ length: Math.floor(r() * 4) }, (_, k) => ({ url: `https://stats-${k}.example/${i}/${j}`, publisher: `Statistics Office ${k}`, published: '2025-09-01', quote: `${sentence(18)} ${100 + j * 7}.`, independent_of_subject: k > 0 })),
+            judges_disagree: r() < 0.1,
+          };
+        });
+        const resolved = cl.filter((c) => ['true', 'mostly_true', 'mixed', 'mostly_false', 'false'].includes(c.outcome)).length;
+        const s = Math.round(r() * 800 + 100) / 10;
+        reports.push({
+          id: reportId, subject_id: id, method_version: methodVersion(),
+          report: {
+            subject: { subject_id: id, name, kind: subjects.at(-1)!.kind, aliases: [], description: subjects.at(-1)!.description, public_figure: true, serving_politician: false, demo: false },
+            method_version: methodVersion(), score: { ...score(s, resolved), confidence: resolved >= 10 ? 'medium' : 'low' },
+            scores: { overall: score(s, resolved), factual: score(s, Math.ceil(resolved / 4)), promise: score(s, Math.ceil(resolved / 4)), guidance: score(s, Math.ceil(resolved / 4)), prediction: score(s, Math.floor(resolved / 4)) },
+            featured_claims: [], caveats: [{ code: 'machine_generated', message: `Every outcome was set by machine judges and no person has reviewed them (${REVIEW_LABEL}).` }], review_status: REVIEW_LABEL,
+          },
+        });
+        cl.forEach((c, position) => claims.push({ report_id: reportId, subject_id: id, position, ...c, data: c }));
+      }
+      await tx.query(`INSERT INTO subjects (id, name, kind, description, name_keys) SELECT id, name, kind, description, name_keys FROM jsonb_to_recordset($1::jsonb) AS s(id text, name text, kind text, description text, name_keys text[])`, [JSON.stringify(subjects)]);
+      await tx.query(`INSERT INTO reports (id, subject_id, method_version, depth, report) SELECT id, subject_id, method_version, 'quick', report FROM jsonb_to_recordset($1::jsonb) AS r(id text, subject_id text, method_version text, report jsonb)`, [JSON.stringify(reports)]);
+      await tx.query(
+        `INSERT INTO claims (report_id, claim_id, position, subject_id, claim_type, topic, outcome, said_on, data)
+         SELECT report_id, claim_id, position, subject_id, claim_type, topic, outcome, said_on, data FROM jsonb_to_recordset($1::jsonb)
+           AS c(report_id text, claim_id text, position int, subject_id text, claim_type text, topic text, outcome text, said_on date, data jsonb)`,
+        [JSON.stringify(claims)],
+      );
+    });
+  }
+  return ids;
+}
+
+async function du(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    bytes += e.isDirectory() ? await du(p) : (await stat(p)).size;
+  }
+  return bytes;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-site-'));
+await chmod(dataDir, 0o755);
+const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+const db = await openDatabase(config, { mode: 'own' });
+const o = { siteDir: config.siteDir, siteUrl: null, exportKeepDays: 7 };
+const out: Record<string, unknown> = { machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`, claims_per_report: claimsPer, full_builds: [] as unknown[] };
+try {
+  let have = 0;
+  let ids: string[] = [];
+  for (const n of sizes) {
+    const tg = performance.now();
+    ids = ids.concat(await generate(db.pool, have, n));
+    have = n;
+    // As autovacuum would after such a load: the planner needs the tables' statistics.
+    await db.pool.query('ANALYZE subjects, reports, claims');
+    const genMs = performance.now() - tg;
+    const b = await buildSite(db.pool, o, { reason: 'bench', full: true });
+    const cur = (await readCurrent(config.siteDir))!;
+    const sizes = await Promise.all(ids.slice(0, 200).map(async (id) => readFile(path.join(clientDir(cur.dir), 'reports', id, 'index.html'))));
+    const typical = median(sizes.map((s) => s.length));
+    const typicalGz = median(sizes.map((s) => gzipSync(s).length));
+    (out.full_builds as unknown[]).push({
+      reports: n, generate_ms: Math.round(genMs), pages: b.pages, ms: Math.round(b.ms), phases: b.phases, pages_per_second: Math.round((b.pages / (b.ms / 1000)) * 10) / 10,
+      typical_report_page_bytes: typical, typical_report_page_gzip_bytes: typicalGz, site_bytes: await du(clientDir(cur.dir)),
+    });
+    process.stderr.write(`full build of ${n} reports: ${JSON.stringify((out.full_builds as unknown[]).at(-1))}\n`);
+  }
+
+  // One more report on the largest site: the incremental build.
+  const [one] = await generate(db.pool, have, have + 1);
+  have++;
+  const inc = await buildSite(db.pool, o, { reason: 'bench: one report' });
+  out.incremental_after_one_report = { site_pages: inc.pages, rendered: inc.rendered, ms: Math.round(inc.ms), phases: inc.phases, published: inc.new_reports.includes(one!) };
+
+  // Stored report to page: on demand through the API, and published through the site-build queue.
+  const boss = await startBoss({ databaseUrl: db.url, role: 'all' });
+  const app = await buildApp({ config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: [], knowledge: localProviders(db.pool).knowledge, enqueue: async () => {} });
+  await app.ready();
+  const key = (await createKey(db.pool, 'bench-site')).key;
+  await startSiteWorkers(boss, db.pool, undefined, config);
+  const onDemand: number[] = [];
+  const published: number[] = [];
+  for (let i = 0; i < Number(values.trials); i++) {
+    // Each trial starts a debounce slot of its own, as an isolated report would.
+    await new Promise((res) => setTimeout(res, config.siteBuildDebounceSeconds * 1000 - (Date.now() % (config.siteBuildDebounceSeconds * 1000)) + 50));
+    const t0 = performance.now();
+    const [id] = await generate(db.pool, have, have + 1);
+    have++;
+    await requestSiteBuild(boss, { reason: 'bench: stored report' });
+    const res = await app.inject({ method: 'GET', url: `/v1/reports/${id}/html`, headers: { authorization: `Bearer ${key}` } });
+    if (res.statusCode !== 200) throw new Error(`html ${res.statusCode}`);
+    onDemand.push(performance.now() - t0);
+    for (;;) {
+      const cur = await readCurrent(config.siteDir);
+      if (cur?.manifest.report_ids.includes(id!)) break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    published.push(performance.now() - t0);
+  }
+  out.stored_report_to_page = {
+    on_demand_html_ms: onDemand.map(Math.round), static_page_published_ms: published.map(Math.round),
+    debounce_seconds: config.siteBuildDebounceSeconds, site_reports: have,
+  };
+  await app.close();
+  await boss.stop({ graceful: false });
+
+  if (values.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  else {
+    const lines = [`machine: ${out.machine}`, `reports of ${claimsPer} claims each`];
+    for (const f of out.full_builds as Record<string, number>[]) {
+      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s; typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
+    }
+    const i = out.incremental_after_one_report as Record<string, number>;
+    lines.push(`incremental build after one new report on that site: ${i.rendered} of ${i.site_pages} pages rendered in ${i.ms} ms (${JSON.stringify(i.phases)})`);
+    const s = out.stored_report_to_page as Record<string, number[]>;
+    lines.push(`stored report to its page: on demand ${s.on_demand_html_ms!.join(', ')} ms; published static page ${s.static_page_published_ms!.join(', ')} ms`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+} finally {
+  await db.close();
+  await rm(dataDir, { recursive: true, force: true });
+}

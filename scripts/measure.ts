@@ -1,0 +1,49 @@
+/**
+ * `npm run --silent measure [-- --no-rejudge] [--today YYYY-MM-DD] [--json]`
+ *
+ * Recomputes and publishes the measurement now, in this process, as the
+ * nightly `measurement` job does (jobs/measurement.ts): first judging again
+ * the demo claims a different method version judged (unless --no-rejudge),
+ * then agreement with reviewers' labels and with each demo set. Works whether
+ * or not the service is running; GET /v1/methodology shows the result.
+ * Prints a summary (or, with --json, the stored measurement).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { openDatabase } from '../core/db/connect.ts';
+import { isIsoDate } from '../core/demo/rows.ts';
+import { runMeasurement } from '../jobs/measurement.ts';
+import { closePipelinePool, configurePipelineThreads } from '../jobs/pipeline/cpu-pool.ts';
+
+const USAGE = 'usage: npm run --silent measure [-- --no-rejudge] [--today YYYY-MM-DD] [--json]';
+let values;
+try {
+  ({ values } = parseArgs({ options: { 'no-rejudge': { type: 'boolean', default: false }, today: { type: 'string' }, json: { type: 'boolean', default: false } } }));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (values.today !== undefined && !isIsoDate(values.today)) {
+  process.stderr.write(`not a date (YYYY-MM-DD): ${values.today}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const config = loadConfig();
+configurePipelineThreads(config.pipelineThreads);
+const db = await openDatabase(config, { mode: 'share', poolMax: 8 });
+try {
+  const m = await runMeasurement(db.pool, { rejudge: !values['no-rejudge'], ...(values.today ? { today: values.today } : {}) });
+  if (values.json) process.stdout.write(`${JSON.stringify(m, null, 2)}\n`);
+  else {
+    process.stdout.write(`measurement ${m.id} stored ${m.measured_at}${m.rejudged ? ` (${m.rejudged} demo claims judged again first)` : ''}\n`);
+    for (const d of m.datasets) {
+      const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+      process.stdout.write(`  ${d.dataset}: n ${d.n}, compared ${d.n_compared ?? 0}, coverage ${pct(d.coverage)}, agreement ${pct(d.agreement)}${d.brier !== undefined ? `, Brier (published) ${d.brier ?? 'n/a'}` : ''}\n`);
+    }
+    process.stdout.write('  agreement is not accuracy\n');
+  }
+} finally {
+  await closePipelinePool();
+  await db.close();
+}
+process.exit(0);

@@ -1,0 +1,7 @@
+/// <reference types="astro/client" />
+declare const __SITE_DATA__: string;
+declare namespace App {
+  interface Locals {
+    page?: import('../../core/site/page-data.ts').PageData;
+  }
+}
