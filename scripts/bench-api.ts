@@ -37,8 +37,8 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-async function load(url: string, headers: Record<string, string>) {
-  const r = await autocannon({ url, connections, duration, headers });
+async function load(url: string, headers: Record<string, string>, post?: unknown) {
+  const r = await autocannon({ url, connections, duration, headers: { ...headers, ...(post ? { 'content-type': 'application/json' } : {}) }, ...(post ? { method: 'POST' as const, body: JSON.stringify(post) } : {}) });
   return {
     requests_per_second: Math.round(r.requests.average),
     latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
@@ -67,16 +67,29 @@ try {
   // Warm both up briefly so that neither pays for JIT in its measured window.
   await autocannon({ url: `${bare.url}/bare`, connections: 10, duration: 2 });
   await autocannon({ url: `${service.url}/v1/status`, connections: 10, duration: 2, headers: { authorization: `Bearer ${key}` } });
+  // A stored report: the first start researches the sample subjects by itself.
+  const auth = { authorization: `Bearer ${key}` };
+  let stored: { subject_id: string; latest_report: { report_id: string } } | undefined;
+  for (let i = 0; i < 600 && !stored; i++) {
+    const list = (await (await fetch(`${service.url}/v1/subjects`, { headers: auth })).json()) as { subjects: { subject_id: string; latest_report: { report_id: string } }[] };
+    stored = list.subjects[0];
+    if (!stored) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!stored) throw new Error('no stored report appeared');
   const bareResult = await load(`${bare.url}/bare`, {});
-  const statusResult = await load(`${service.url}/v1/status`, { authorization: `Bearer ${key}` });
+  const statusResult = await load(`${service.url}/v1/status`, auth);
+  const getReport = await load(`${service.url}/v1/reports/${stored.latest_report.report_id}`, auth);
+  const postStored = await load(`${service.url}/v1/reports`, auth, { subject_id: stored.subject_id });
   await stop(bare.child);
   await service.stopAfter();
 
   const result = {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     startup_ms: { cold: Math.round(cold.ms), warm_median: Math.round(median(warm)), warm_runs: warm.map(Math.round) },
-    load: { duration_s: duration, connections, bare_fastify: bareResult, get_v1_status: statusResult },
+    load: { duration_s: duration, connections, bare_fastify: bareResult, get_v1_status: statusResult, get_stored_report: getReport, post_report_from_store: postStored },
     ratio_status_to_bare_rps: Math.round((statusResult.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
+    ratio_get_report_to_bare_rps: Math.round((getReport.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
+    ratio_post_stored_to_bare_rps: Math.round((postStored.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -90,6 +103,8 @@ try {
         `  bare Fastify route      ${l.bare_fastify.requests_per_second} req/s, p50 ${l.bare_fastify.latency_ms.p50} ms, p99 ${l.bare_fastify.latency_ms.p99} ms, non-2xx ${l.bare_fastify.non_2xx}`,
         `  GET /v1/status (keyed)  ${l.get_v1_status.requests_per_second} req/s, p50 ${l.get_v1_status.latency_ms.p50} ms, p99 ${l.get_v1_status.latency_ms.p99} ms, non-2xx ${l.get_v1_status.non_2xx}`,
         `  ratio status/bare       ${result.ratio_status_to_bare_rps}`,
+        `  GET /v1/reports/{rep}   ${l.get_stored_report.requests_per_second} req/s, p50 ${l.get_stored_report.latency_ms.p50} ms, p99 ${l.get_stored_report.latency_ms.p99} ms, non-2xx ${l.get_stored_report.non_2xx}; ratio to bare ${result.ratio_get_report_to_bare_rps}`,
+        `  POST /v1/reports stored ${l.post_report_from_store.requests_per_second} req/s, p50 ${l.post_report_from_store.latency_ms.p50} ms, p99 ${l.post_report_from_store.latency_ms.p99} ms, non-2xx ${l.post_report_from_store.non_2xx}; ratio to bare ${result.ratio_post_stored_to_bare_rps}`,
         '',
       ].join('\n'),
     );

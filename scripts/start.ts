@@ -9,6 +9,7 @@
 import { loadConfig, ConfigError } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { loadSamplePackOnce } from '../core/corpus/sample.ts';
+import { startServiceReportJob } from '../core/reports/service.ts';
 import { buildApp } from '../api/app.ts';
 import { startBoss } from '../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
@@ -34,14 +35,20 @@ async function main(): Promise<void> {
   let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
-    if (config.loadSamplePack) {
-      const loaded = await loadSamplePackOnce(db.pool);
-      if (loaded) log.info({ subjects: loaded.subjects.read, documents: loaded.documents.read }, 'sample pack loaded (first start)');
-    }
+    const loaded = config.loadSamplePack ? await loadSamplePackOnce(db.pool) : null;
+    if (loaded) log.info({ subjects: loaded.subjects.read, documents: loaded.documents.read }, 'sample pack loaded (first start)');
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
     if (config.role !== 'api') {
       configurePipelineThreads(config.pipelineThreads);
       await startAllWorkers(boss, db.pool, log);
+    }
+    if (loaded) {
+      // The first start shows the main job: a report job for every sample subject
+      // (the service's own: no key, no quota), so finished reports, and refused or
+      // insufficient jobs with their reasons, are there within a minute.
+      const deps = { pool: db.pool, enqueue: bossEnqueue(boss), limits: { dailyJobLimit: config.dailyJobLimit, dailySpendLimitUsd: config.dailySpendLimitUsd } };
+      for (const id of loaded.subjectIds) await startServiceReportJob(deps, id);
+      log.info({ jobs: loaded.subjectIds.length }, 'report jobs started for the sample subjects');
     }
     if (config.role !== 'worker') {
       app = await buildApp(

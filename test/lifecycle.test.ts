@@ -48,6 +48,22 @@ describe('service lifecycle', () => {
     expect(((await status.json()) as { method_version: string }).method_version).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
   });
 
+  it('on its first start, researched every sample subject by itself: reports within a minute, refusals with reasons', async () => {
+    const { until } = await import('./helpers/poll.ts');
+    const listed = await until(async () => {
+      const res = await fetch(`${service!.url}/v1/subjects`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await res.json()) as { subjects: { name: string }[] };
+      return body.subjects.length >= 3 ? body.subjects : undefined;
+    }, 'finished sample reports', 60_000, 500);
+    expect(listed.map((s) => s.name)).toEqual(expect.arrayContaining(['Brightwater Utilities', 'Imogen Thale', 'The Eastmere Ledger']));
+    // The serving politician's job ended refused, with the reason (read through the research CLI's database).
+    const { stdout } = await (await import('node:util')).promisify((await import('node:child_process')).execFile)(
+      (await import('./helpers/process.ts')).NODE, ['scripts/research.ts', 'Rafe Dunmore', '--today', '2026-11-21'],
+      { cwd: (await import('./helpers/process.ts')).ROOT, env: { ...process.env, ...env }, timeout: 60_000 },
+    ).catch((e: { stdout: string }) => e);
+    expect(stdout).toMatch(/refused[\s\S]*political office/);
+  });
+
   it('loaded the sample pack on its first start, so research runs at once', async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');

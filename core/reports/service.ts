@@ -82,6 +82,20 @@ export async function requestReport(deps: ReportDeps, keyId: number, body: Repor
 }
 
 /**
+ * A report job the service starts itself (no key, no quota): the first start
+ * researches every sample subject so that a newcomer finds finished reports.
+ * Returns the job id, or null when one was already open.
+ */
+export async function startServiceReportJob(deps: Pick<ReportDeps, 'pool' | 'enqueue'> & { limits: AdmissionLimits }, subjectId: string): Promise<string | null> {
+  return withTransaction(deps.pool, async (tx) => {
+    const { job, created } = await openReportJob(tx, { keyId: null, subjectId, request: { depth: 'quick', topic: null, consent_ref: null } });
+    if (!created) return null;
+    await deps.enqueue('report', { job_id: job.id }, tx);
+    return job.id;
+  });
+}
+
+/**
  * One refresh job for a stale report, however many callers ask. It is the
  * service's own job: no key's quota is charged; past the spending ceiling it
  * is not started (the stale report is still served).
