@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPack } from '../core/corpus/ingest.ts';
 import { SAMPLE_PACK } from '../core/corpus/sample.ts';
@@ -20,8 +23,11 @@ let db: TestDatabase;
 const procs: ChildProcess[] = [];
 let apis: string[] = [];
 
+let dataDir: string;
+
 function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string | null }> {
-  const child = spawn(NODE, ['scripts/start.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOAD_SAMPLE_PACK: 'false', LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A DATA_DIR of the test's own: the workers build the static site into it.
+  const child = spawn(NODE, ['scripts/start.ts'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, LOAD_SAMPLE_PACK: 'false', LOG_LEVEL: 'warn', PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   procs.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -37,6 +43,7 @@ function startProcess(env: Record<string, string>): Promise<{ child: ChildProces
 
 beforeAll(async () => {
   db = await createTestDatabase('scale');
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'rss-scale-'));
   await ingestPack(db.pool, createReadStream(SAMPLE_PACK));
   const limits = { RATE_LIMIT_PER_MINUTE: '10', DAILY_JOB_LIMIT: '3' };
   const started = await Promise.all([
@@ -52,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(procs.map((p) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))))));
   await db.drop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const call = (api: string, key: string, path: string, body?: unknown) =>
