@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { NotFoundError } from '../errors.ts';
 import { getJob } from './jobs.ts';
-import { envelope, reportById } from './read.ts';
+import { reportById, storedEnvelopeJson } from './read.ts';
 
 /**
  * GET /v1/reports/{id}: a job id answers the job (its status, and once
@@ -29,8 +29,8 @@ export async function poll(db: Queryable, id: string, keyId: number) {
     };
   }
   if (id.startsWith('rep_')) {
-    const row = await reportById(db, id);
-    if (row) return envelope(row);
+    const stored = await storedEnvelopeJson(db, { reportId: id });
+    if (stored) return stored.json;
   }
   throw new NotFoundError(`No job or report ${id}. Job ids start with job_, report ids with rep_.`);
 }

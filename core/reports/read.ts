@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
 import { REVIEW_LABEL } from '../method/outcomes.ts';
+import { RawJson } from '../json.ts';
 import { withResponses } from '../responses.ts';
 
 /** Reports older than this are served with `stale: true` while a refresh runs (SPEC.md). */
@@ -12,18 +13,23 @@ export function isStale(generatedAt: Date, now = new Date()): boolean {
   return now.getTime() - generatedAt.getTime() >= FRESH_DAYS * DAY_MS;
 }
 
-export function envelope(row: ReportRow, now = new Date()) {
-  return {
-    report_id: row.id,
-    status: 'complete' as const,
-    generated_at: row.generated_at.toISOString(),
-    stale: isStale(row.generated_at, now),
-    report: row.report,
-    html_url: `/v1/reports/${row.id}/html`,
-  };
-}
 
 const COLUMNS = 'id, subject_id, generated_at, method_version, report';
+
+/** The stored envelope as JSON text, the report spliced in as PostgreSQL returns it (see core/json.ts). */
+export async function storedEnvelopeJson(db: Queryable, where: { reportId: string } | { subjectId: string }, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+  const { rows } = await db.query<{ id: string; generated_at: Date; report: string }>(
+    'reportId' in where
+      ? 'SELECT id, generated_at, report::text AS report FROM reports WHERE id = $1'
+      : 'SELECT id, generated_at, report::text AS report FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1',
+    ['reportId' in where ? where.reportId : where.subjectId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const head = JSON.stringify({ report_id: r.id, status: 'complete', generated_at: r.generated_at.toISOString(), stale: isStale(r.generated_at, now) });
+  const tail = JSON.stringify({ html_url: `/v1/reports/${r.id}/html` });
+  return { json: new RawJson(`${head.slice(0, -1)},"report":${r.report},${tail.slice(1)}`), generatedAt: r.generated_at };
+}
 
 export async function latestReport(db: Queryable, subjectId: string): Promise<ReportRow | null> {
   const { rows } = await db.query<ReportRow>(

@@ -6,7 +6,8 @@ import { spentToday } from '../limits/spend.ts';
 import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
 import type { ReportRequest } from '../schemas/requests.ts';
 import { openReportJob } from './jobs.ts';
-import { envelope, isStale, latestReport } from './read.ts';
+import { isStale, storedEnvelopeJson } from './read.ts';
+import type { RawJson } from '../json.ts';
 
 /**
  * POST /v1/reports, the state table of SPEC.md:
@@ -54,7 +55,7 @@ export async function subjectOfRequest(knowledge: KnowledgeProvider, body: Pick<
 }
 
 export type ReportAnswer =
-  | { status: 200; body: ReturnType<typeof envelope> }
+  | { status: 200; body: RawJson }
   | { status: 202; body: { job_id: string; status: 'queued' | 'running'; poll: string } };
 
 function jobRequest(body: ReportRequest) {
@@ -72,10 +73,10 @@ async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, 
 
 export async function requestReport(deps: ReportDeps, keyId: number, body: ReportRequest, now = new Date()): Promise<ReportAnswer> {
   const subject = await subjectOfRequest(deps.knowledge, body);
-  const stored = await latestReport(deps.pool, subject.subject_id);
-  if (stored && !body.refresh) {
-    if (isStale(stored.generated_at, now)) await refreshInBackground(deps, subject.subject_id, body);
-    return { status: 200, body: envelope(stored, now) };
+  const stored = body.refresh ? null : await storedEnvelopeJson(deps.pool, { subjectId: subject.subject_id }, now);
+  if (stored) {
+    if (isStale(stored.generatedAt, now)) await refreshInBackground(deps, subject.subject_id, body);
+    return { status: 200, body: stored.json };
   }
   const job = await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, jobRequest(body)));
   return { status: 202, body: { job_id: job.id, status: job.status === 'running' ? 'running' : 'queued', poll: `/v1/reports/${job.id}` } };
