@@ -28,21 +28,12 @@ import { startBoss } from '../jobs/boss.ts';
 import { PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { requestSiteBuild, startSiteWorkers } from '../jobs/site-build.ts';
 import { buildSite } from '../jobs/site/builds.ts';
+import { rng } from './bench/generate-pack.ts';
 
 const { values } = parseArgs({ options: { reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, trials: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } });
 const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
 const claimsPer = Number(values.claims);
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const r = rng(11);
 const words = 'water energy housing transport health schools broadband rail leakage customers clinics revenue investment district council network service'.split(' ');
 const NAMES = ['Avelin', 'Brackley', 'Corvan', 'Dellis', 'Embry', 'Fenwick', 'Garrow', 'Halden', 'Isley', 'Jarrow', 'Kestrel', 'Lorne', 'Marlow', 'Norcott', 'Orwin', 'Pellam', 'Quarry', 'Rushden', 'Selwyn', 'Tamsin', 'Ulric', 'Varley', 'Wexford', 'Yarrow', 'Zennor'];

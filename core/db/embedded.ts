@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { alive } from '../pid.ts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +27,10 @@ export type EmbeddedPostgres = {
 };
 
 type Log = (line: string) => void;
+
+// PostgreSQL's processes get a fixed, minimal environment: a known locale, and
+// none of the service's own variables (database URLs, provider keys).
+const PG_ENV = { LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' };
 
 type Binaries = { initdb: string; postgres: string; pg_ctl: string };
 
@@ -60,15 +65,6 @@ function freePort(host: string): Promise<number> {
       srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -140,7 +136,7 @@ async function initialise(bin: Binaries, dataDir: string, clusterDir: string, lo
 
 function run(cmd: string, args: string[], owner: { uid: number; gid: number } | undefined, log: Log): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...(owner ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    const child = spawn(cmd, args, { ...(owner ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: PG_ENV });
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => log(c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
@@ -218,7 +214,7 @@ function spawnServer(bin: Binaries, clusterDir: string, port: number, log: Log):
       '-c', 'unix_socket_directories=',
       '-c', 'max_connections=200',
       '-c', 'fsync=on',
-    ], { ...(owner ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C.UTF-8' } });
+    ], { ...(owner ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: PG_ENV });
     let ready = false;
     let tail = '';
     child.stderr!.on('data', (c: Buffer) => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { alive } from '../pid.ts';
 import { randomBytes } from 'node:crypto';
 import { link, lstat, mkdir, open, readdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -166,15 +167,6 @@ export async function ensureNodeModulesLink(siteDir: string, projectNodeModules:
 // across processes (several workers on one DATA_DIR) by a lock file holding
 // the owner's pid, broken when that process is gone.
 const chains = new Map<string, Promise<unknown>>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function acquireFileLock(file: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

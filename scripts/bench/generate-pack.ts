@@ -7,7 +7,8 @@
 
 export type GenOptions = { subjects: number; documents: number; seed?: number; bigSubjectDocuments?: number };
 
-function rng(seed: number): () => number {
+/** A small seeded generator (mulberry32): the same seed, the same pack. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
