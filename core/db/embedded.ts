@@ -2,7 +2,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { alive } from '../pid.ts';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,26 @@ function runAs(): { uid: number; gid: number } | undefined {
   } catch {
     execFileSync('useradd', ['--system', '--user-group', '--no-create-home', 'postgres'], { stdio: 'ignore' });
     return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/**
+ * As root, PostgreSQL runs as `postgres`, which must be able to pass through
+ * every folder above its binaries and its data (a checkout in a 0700 temporary
+ * folder, say). Folders lacking it get search permission for others (x, not
+ * read: their contents stay unlisted).
+ */
+function letPostgresThrough(paths: readonly string[]): void {
+  for (const start of paths) {
+    for (let dir = path.dirname(path.resolve(start)); ; dir = path.dirname(dir)) {
+      try {
+        const mode = statSync(dir).mode;
+        if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+      } catch {
+        // not ours to change; PostgreSQL will say what it cannot reach
+      }
+      if (dir === path.dirname(dir)) break;
+    }
   }
 }
 
@@ -168,6 +188,7 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
   const dataDir = path.resolve(opts.dataDir);
   const clusterDir = path.join(dataDir, 'pg');
   const bin = await binaries();
+  if (os.userInfo().uid === 0) letPostgresThrough([bin.postgres, clusterDir]);
 
   let running = runningServer(clusterDir);
   if (running && opts.mode !== 'share' && ownerAlive(dataDir)) {
