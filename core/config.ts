@@ -20,6 +20,11 @@ const bool = (def: boolean) =>
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+const httpUrl = z
+  .string()
+  .regex(/^https?:\/\/[^\s?#]+$/, 'must be an http(s) URL without query or fragment, e.g. https://api.example.com/v1')
+  .transform((u) => u.replace(/\/+$/, ''));
+
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: intFrom(8080, 0, 65535),
@@ -60,6 +65,28 @@ const EnvSchema = z.object({
     .regex(/^\s*\S+(\s+\S+){4}\s*$/, 'must be a cron expression of five fields, e.g. 30 2 * * *')
     .default('30 2 * * *'),
   SITE_EXPORT_KEEP_DAYS: intFrom(7, 1, 366),
+  // Hosted providers (README, "Hosted providers"). The offline engine is the default.
+  MODEL_PROVIDER: z.enum(['none', 'openai', 'anthropic']).default('none'),
+  MODEL_BASE_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  MODEL_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  MODEL_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  MODEL_JUDGE_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
+  MODEL_PRICE_INPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
+  MODEL_PRICE_OUTPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
+  MODEL_TIMEOUT_MS: intFrom(60_000, 100, 600_000),
+  MODEL_MAX_RETRIES: intFrom(3, 0, 10),
+  MODEL_CONCURRENCY: intFrom(4, 1, 256),
+  SEARCH_PROVIDER: z.enum(['local', 'brave', 'searxng']).default('local'),
+  SEARCH_BASE_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  SEARCH_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  FACTCHECK_API_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  FACTCHECK_BASE_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://factchecktools.googleapis.com')),
+  KNOWLEDGE_PROVIDER: z.enum(['local', 'wikidata']).default('local'),
+  KNOWLEDGE_BASE_URL: z.preprocess(emptyToUndefined, httpUrl.default('https://www.wikidata.org')),
+  FETCH_TIMEOUT_MS: intFrom(15_000, 100, 300_000),
+  FETCH_MAX_BYTES: intFrom(5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+  FETCH_MAX_REDIRECTS: intFrom(3, 0, 10),
+  FETCH_ALLOW_CIDRS: z.string().default(''),
 });
 
 export type Config = Readonly<{
@@ -94,6 +121,30 @@ export type Config = Readonly<{
   siteExportCron: string;
   /** Nights of export files kept in the site. */
   siteExportKeepDays: number;
+  /** Hosted providers; see README, "Hosted providers". */
+  providers: ProviderConfig;
+}>;
+
+export type ProviderConfig = Readonly<{
+  model: Readonly<{
+    provider: 'none' | 'openai' | 'anthropic';
+    /** API base URL; undefined: the SDK's own (the provider's public API). */
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    name: string | undefined;
+    /** The second judge's model; the first judge's model when unset (then the judges differ by prompt). */
+    judgeName: string | undefined;
+    /** US dollars per million tokens. */
+    priceInputPerMTok: number;
+    priceOutputPerMTok: number;
+    timeoutMs: number;
+    maxRetries: number;
+    concurrency: number;
+  }>;
+  search: Readonly<{ provider: 'local' | 'brave' | 'searxng'; baseUrl: string | undefined; apiKey: string | undefined }>;
+  factCheck: Readonly<{ apiKey: string | undefined; baseUrl: string }>;
+  knowledge: Readonly<{ provider: 'local' | 'wikidata'; baseUrl: string }>;
+  fetch: Readonly<{ timeoutMs: number; maxBytes: number; maxRedirects: number; allowCidrs: readonly string[] }>;
 }>;
 
 /** Names of every variable the service reads, for the README check. */
@@ -119,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Separate api and worker processes must meet in one database they do not own.
     throw new ConfigError(`invalid configuration: ROLE=${e.ROLE} needs DATABASE_URL (an external PostgreSQL shared by all processes)`);
   }
+  const providers = providerConfig(e);
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -146,5 +198,55 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteBuildDebounceSeconds: e.SITE_BUILD_DEBOUNCE_SECONDS,
     siteExportCron: e.SITE_EXPORT_CRON.trim(),
     siteExportKeepDays: e.SITE_EXPORT_KEEP_DAYS,
+    providers,
+  });
+}
+
+const fail = (message: string): never => {
+  throw new ConfigError(`invalid configuration: ${message}`);
+};
+
+/** Provider settings, with the combinations that cannot work refused by name. */
+function providerConfig(e: z.infer<typeof EnvSchema>): ProviderConfig {
+  const m = e.MODEL_PROVIDER;
+  if (m !== 'none') {
+    if (!e.MODEL_NAME) fail(`MODEL_PROVIDER=${m} needs MODEL_NAME (the model to call)`);
+    // A local OpenAI-compatible server (vLLM, Ollama, llama.cpp) may need no key; the hosted APIs do.
+    if (!e.MODEL_API_KEY && (m === 'anthropic' || !e.MODEL_BASE_URL)) {
+      fail(`MODEL_PROVIDER=${m} needs MODEL_API_KEY${m === 'openai' ? ' (or MODEL_BASE_URL for a local server that needs none)' : ''}`);
+    }
+    if (e.MODEL_PRICE_INPUT_PER_MTOK === undefined) fail(`MODEL_PROVIDER=${m} needs MODEL_PRICE_INPUT_PER_MTOK (0 for a free local model) so spend can be counted`);
+    if (e.MODEL_PRICE_OUTPUT_PER_MTOK === undefined) fail(`MODEL_PROVIDER=${m} needs MODEL_PRICE_OUTPUT_PER_MTOK (0 for a free local model) so spend can be counted`);
+  } else {
+    for (const v of ['MODEL_BASE_URL', 'MODEL_API_KEY', 'MODEL_NAME', 'MODEL_JUDGE_NAME'] as const) {
+      if (e[v] !== undefined) fail(`${v} is set but MODEL_PROVIDER is none; set MODEL_PROVIDER=openai or anthropic, or unset ${v}`);
+    }
+  }
+  if (e.SEARCH_PROVIDER === 'brave' && !e.SEARCH_API_KEY) fail('SEARCH_PROVIDER=brave needs SEARCH_API_KEY (a Brave Search API subscription token)');
+  if (e.SEARCH_PROVIDER === 'searxng' && !e.SEARCH_BASE_URL) fail('SEARCH_PROVIDER=searxng needs SEARCH_BASE_URL (the SearXNG instance, with the JSON format enabled)');
+  if (e.SEARCH_PROVIDER === 'local' && (e.SEARCH_BASE_URL || e.SEARCH_API_KEY)) {
+    fail('SEARCH_BASE_URL or SEARCH_API_KEY is set but SEARCH_PROVIDER is local; set SEARCH_PROVIDER=brave or searxng, or unset them');
+  }
+  const allowCidrs = e.FETCH_ALLOW_CIDRS.split(',').map((c) => c.trim()).filter(Boolean);
+  for (const c of allowCidrs) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(c)) fail(`FETCH_ALLOW_CIDRS: "${c}" is not an address range such as 10.0.0.0/8`);
+  }
+  return Object.freeze({
+    model: Object.freeze({
+      provider: m,
+      baseUrl: e.MODEL_BASE_URL,
+      apiKey: e.MODEL_API_KEY,
+      name: e.MODEL_NAME,
+      judgeName: e.MODEL_JUDGE_NAME,
+      priceInputPerMTok: e.MODEL_PRICE_INPUT_PER_MTOK ?? 0,
+      priceOutputPerMTok: e.MODEL_PRICE_OUTPUT_PER_MTOK ?? 0,
+      timeoutMs: e.MODEL_TIMEOUT_MS,
+      maxRetries: e.MODEL_MAX_RETRIES,
+      concurrency: e.MODEL_CONCURRENCY,
+    }),
+    search: Object.freeze({ provider: e.SEARCH_PROVIDER, baseUrl: e.SEARCH_BASE_URL, apiKey: e.SEARCH_API_KEY }),
+    factCheck: Object.freeze({ apiKey: e.FACTCHECK_API_KEY, baseUrl: e.FACTCHECK_BASE_URL }),
+    knowledge: Object.freeze({ provider: e.KNOWLEDGE_PROVIDER, baseUrl: e.KNOWLEDGE_BASE_URL }),
+    fetch: Object.freeze({ timeoutMs: e.FETCH_TIMEOUT_MS, maxBytes: e.FETCH_MAX_BYTES, maxRedirects: e.FETCH_MAX_REDIRECTS, allowCidrs: Object.freeze(allowCidrs) }),
   });
 }

@@ -5,6 +5,8 @@
  * chosen by configuration, without changing the pipeline.
  */
 
+import type { ZodType } from 'zod';
+
 export type SubjectKind = 'person' | 'organisation' | 'outlet';
 
 export type Office = { title: string; from?: string | null; to?: string | null };
@@ -71,13 +73,49 @@ export interface KnowledgeProvider {
 /**
  * A language model for the stages that can use one (identification,
  * extraction, fixed tests, judging). The offline engine has none (`null` in
- * Providers): its stages are deterministic. Hosted adapters implement this
- * with structured output validated by zod, and record every call's cost.
+ * Providers): its stages are deterministic. Hosted adapters (core/providers/model/)
+ * implement this with structured output: the answer is parsed as JSON and
+ * validated by the request's zod schema; an invalid answer is asked for again
+ * once with the validation error, then the call throws ModelError. Every call's
+ * tokens and cost are recorded in the day's spend; an identical request
+ * (same model, system, prompt and schema) is answered from the cache, unpaid.
  */
 export interface ModelProvider {
   readonly name: string;
-  /** One structured completion: the answer is parsed and validated by the caller's schema. */
-  complete<T>(request: { purpose: string; system: string; prompt: string; parse: (raw: unknown) => T }): Promise<T>;
+  /** The model called, as recorded in spend and shown in reports. */
+  readonly model: string;
+  complete<T>(request: ModelRequest<T>): Promise<T>;
+}
+
+export type ModelRequest<T> = {
+  /** What the call is for (identify, extract, criteria, judge-a, judge-b…): recorded in spend. */
+  purpose: string;
+  system: string;
+  prompt: string;
+  /** The answer's shape; also sent to the provider as a JSON schema where it takes one. */
+  schema: ZodType<T>;
+  /** A model other than the adapter's default (the second judge's, say). */
+  model?: string;
+  maxOutputTokens?: number;
+};
+
+/** A published fact-check of a claim (ClaimReview), read as evidence. */
+export type PublishedFactCheck = {
+  /** The claim as the fact-checker worded it. */
+  claim_text: string;
+  claimant: string | null;
+  claim_date: string | null;
+  url: string;
+  title: string | null;
+  publisher: string;
+  reviewed_on: string | null;
+  /** The fact-checker's own rating, as published (e.g. "False", "Mostly true"). */
+  rating: string;
+};
+
+export interface FactCheckProvider {
+  readonly name: string;
+  search(query: string, opts: { limit: number }): Promise<PublishedFactCheck[]>;
 }
 
 /** Finds documents in which a subject speaks: the source of its claims. */
@@ -93,6 +131,8 @@ export type Providers = {
   statements: StatementProvider;
   /** null: the offline engine, with no model. */
   model: ModelProvider | null;
+  /** null: no published fact-checks are read. */
+  factCheck?: FactCheckProvider | null;
 };
 
 /** Whether an office is held on a day (an office with no end date is held now). */
