@@ -1,6 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { KeyCache } from '../core/key-cache.ts';
-import type { AppContext } from './context.ts';
+import { KEYS_CHANNEL, KeyCache } from '../core/key-cache.ts';
+import { ChangeFeed } from '../core/db/change-feed.ts';
+import { REPORTS_CHANNEL, SUBJECTS_CHANNEL, StoredReports, rememberingKnowledge } from '../core/reports/stored.ts';
+import type { AppContext, RouteContext } from './context.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -24,7 +26,7 @@ export type BuildOptions = {
 };
 
 /** Every route of the interface, in the order the OpenAPI document lists them. */
-export function allRoutes(ctx: AppContext): AnyRoute[] {
+export function allRoutes(ctx: RouteContext): AnyRoute[] {
   return [
     ...healthRoutes(ctx),
     ...subjectRoutes(ctx),
@@ -64,14 +66,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await securityHeadersPlugin()(app);
   await errorsPlugin(app);
-  const keys = new KeyCache(ctx.pool, ctx.databaseUrl);
-  await keys.start();
-  app.addHook('onClose', () => keys.close());
+  // One LISTEN connection feeds every cache in front of the database.
+  const feed = new ChangeFeed(ctx.databaseUrl, [KEYS_CHANNEL, REPORTS_CHANNEL, SUBJECTS_CHANNEL]);
+  const keys = new KeyCache(ctx.pool, feed);
+  const live: RouteContext = { ...ctx, knowledge: rememberingKnowledge(ctx.knowledge, feed), reports: new StoredReports(ctx.pool, feed) };
+  await feed.start();
+  app.addHook('onClose', () => feed.close());
   await authPlugin(keys)(app);
   const limiter = createLimiter({ perMinute: ctx.config.rateLimitPerMinute, store: ctx.config.rateLimitStore, pool: ctx.pool });
   await rateLimitPlugin(limiter, ctx.config.rateLimitPerMinute)(app);
 
-  const routes = allRoutes(ctx);
+  const routes = allRoutes(live);
   const document = buildOpenApi(routes, ctx.config);
   const documentRoutes = ['/openapi.json', '/developers/openapi.json'].map((url) =>
     defineRoute({

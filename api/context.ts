@@ -2,6 +2,7 @@ import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
 import type { KnowledgeProvider } from '../core/providers/types.ts';
 import type { Enqueue } from '../core/reports/service.ts';
+import type { StoredReports } from '../core/reports/stored.ts';
 
 /** What routes need from the process that runs them. */
 export type AppContext = {
@@ -15,4 +16,10 @@ export type AppContext = {
   knowledge: KnowledgeProvider;
   /** Sends a job to its queue inside a transaction (pg-boss, wired by the composition root). */
   enqueue: Enqueue;
+};
+
+/** What buildApp gives the routes: the context, with the process's caches in front of the database. */
+export type RouteContext = AppContext & {
+  /** Stored reports, served from memory while the change feed listens. */
+  reports: StoredReports;
 };

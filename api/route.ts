@@ -76,7 +76,7 @@ export function registerRoute(app: FastifyInstance, def: AnyRoute): void {
       };
       const result = await def.handler(req, reply, input);
       if (reply.sent) return reply;
-      if (result instanceof RawJson) return reply.type('application/json; charset=utf-8').send(result.text);
+      if (result instanceof RawJson) return reply.type('application/json; charset=utf-8').send(result.body);
       const spec = def.responses[reply.statusCode];
       if (spec?.schema && result !== undefined && !(typeof result === 'string' || Buffer.isBuffer(result))) {
         // Responses are parsed through their schema: nothing unlisted leaks out,

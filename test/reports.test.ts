@@ -81,6 +81,8 @@ describe('report lifecycle', () => {
   it('a report 90 days old or more: 200 with stale: true while exactly one refresh job runs', async () => {
     const { rows } = await t.db.pool.query(`SELECT id FROM reports WHERE subject_id = $1`, [LEDGER]);
     await t.db.pool.query(`UPDATE reports SET generated_at = now() - interval '91 days' WHERE subject_id = $1`, [LEDGER]);
+    // The API serves stored reports from memory until it hears of a change (a NOTIFY, milliseconds later).
+    await until(async () => (await t.app.inject({ method: 'GET', url: `/v1/reports/${rows[0].id}`, headers: alice })).json().stale === true, 'the API to hear of the change', 5_000);
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(i % 2 ? alice : bob, { subject_id: LEDGER })));
     for (const a of answers) {
       expect(a.statusCode).toBe(200);
@@ -89,7 +91,9 @@ describe('report lifecycle', () => {
     const refreshes = await t.db.pool.query(`SELECT id, key_id FROM jobs WHERE subject_id = $1 AND key_id IS NULL`, [LEDGER]);
     expect(refreshes.rows).toHaveLength(1);
     await until(async () => (await t.db.pool.query(`SELECT status FROM jobs WHERE id = $1`, [refreshes.rows[0].id])).rows[0].status === 'complete', 'the refresh to complete', 60_000);
+    await until(async () => (await post(alice, { subject_id: LEDGER })).json().report_id !== rows[0].id, 'the new report to be served', 5_000);
     const fresh = await post(alice, { subject_id: LEDGER });
+    expect(fresh.statusCode).toBe(200);
     expect(fresh.json()).toMatchObject({ stale: false });
     expect(fresh.json().report_id).not.toBe(rows[0].id);
   });

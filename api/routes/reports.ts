@@ -7,12 +7,13 @@ import { ClaimsQuerySchema, ReportOrJobPathSchema, SubjectPathSchema } from '../
 import { claimsPage, latestReport } from '../../core/reports/read.ts';
 import { poll } from '../../core/reports/poll.ts';
 import { requestReport } from '../../core/reports/service.ts';
-import type { AppContext } from '../context.ts';
+import type { RouteContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 
-export function reportRoutes(ctx: AppContext) {
+export function reportRoutes(ctx: RouteContext) {
   const deps = {
     pool: ctx.pool,
+    reports: ctx.reports,
     knowledge: ctx.knowledge,
     enqueue: ctx.enqueue,
     limits: { dailyJobLimit: ctx.config.dailyJobLimit, dailySpendLimitUsd: ctx.config.dailySpendLimitUsd },
@@ -63,7 +64,7 @@ export function reportRoutes(ctx: AppContext) {
         200: { description: 'The job, or the stored report.', schema: z.union([JobPollSchema, StoredReportSchema]) },
         404: { description: 'No such job (for this key) or report.' },
       },
-      handler: async (req, _reply, { params }) => poll(ctx.pool, params.report_or_job_id, req.apiKey!.id),
+      handler: async (req, _reply, { params }) => poll(ctx.pool, params.report_or_job_id, req.apiKey!.id, ctx.reports),
     }),
     defineRoute({
       method: 'GET',

@@ -16,8 +16,10 @@ export function isStale(generatedAt: Date, now = new Date()): boolean {
 
 const COLUMNS = 'id, subject_id, generated_at, method_version, report';
 
-/** The stored envelope as JSON text, the report spliced in as PostgreSQL returns it (see core/json.ts). */
-export async function storedEnvelopeJson(db: Queryable, where: { reportId: string } | { subjectId: string }, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+/** A stored report as PostgreSQL returns it: the report is JSON text, spliced into the envelope unparsed (see core/json.ts). */
+export type StoredText = { id: string; generatedAt: Date; report: string };
+
+export async function storedReportText(db: Queryable, where: { reportId: string } | { subjectId: string }): Promise<StoredText | null> {
   const { rows } = await db.query<{ id: string; generated_at: Date; report: string }>(
     'reportId' in where
       ? 'SELECT id, generated_at, report::text AS report FROM reports WHERE id = $1'
@@ -25,10 +27,19 @@ export async function storedEnvelopeJson(db: Queryable, where: { reportId: strin
     ['reportId' in where ? where.reportId : where.subjectId],
   );
   const r = rows[0];
-  if (!r) return null;
-  const head = JSON.stringify({ report_id: r.id, status: 'complete', generated_at: r.generated_at.toISOString(), stale: isStale(r.generated_at, now) });
+  return r ? { id: r.id, generatedAt: r.generated_at, report: r.report } : null;
+}
+
+/** The stored envelope as JSON text; `stale` is worked out at the moment of serving. */
+export function envelopeJson(r: StoredText, now = new Date()): { json: RawJson; generatedAt: Date } {
+  const head = JSON.stringify({ report_id: r.id, status: 'complete', generated_at: r.generatedAt.toISOString(), stale: isStale(r.generatedAt, now) });
   const tail = JSON.stringify({ html_url: `/v1/reports/${r.id}/html` });
-  return { json: new RawJson(`${head.slice(0, -1)},"report":${r.report},${tail.slice(1)}`), generatedAt: r.generated_at };
+  return { json: new RawJson(`${head.slice(0, -1)},"report":${r.report},${tail.slice(1)}`), generatedAt: r.generatedAt };
+}
+
+export async function storedEnvelopeJson(db: Queryable, where: { reportId: string } | { subjectId: string }, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+  const r = await storedReportText(db, where);
+  return r ? envelopeJson(r, now) : null;
 }
 
 export async function latestReport(db: Queryable, subjectId: string): Promise<ReportRow | null> {

@@ -1,0 +1,111 @@
+import type { ChangeFeed } from '../db/change-feed.ts';
+import type { Queryable } from '../db/pool.ts';
+import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
+import { RawJson } from '../json.ts';
+import { envelopeJson, isStale, storedReportText, type StoredText } from './read.ts';
+
+export const REPORTS_CHANNEL = 'reports_changed';
+export const SUBJECTS_CHANNEL = 'subjects_changed';
+
+/**
+ * Stored reports served from memory. A report is never changed once stored,
+ * but a subject's latest report changes when a new one is made, and rows can
+ * be removed: every statement on the reports table sends a notice (migration
+ * 010) and both maps are forgotten. Entries are kept only while the change
+ * feed is listening, and a read that raced a notice is not kept (the
+ * generation counter), so nothing served can be older than the last notice
+ * delivered. `stale` is computed at serving time, never cached.
+ */
+export class StoredReports {
+  #byId = new Map<string, StoredText>();
+  #latest = new Map<string, StoredText>();
+  #bytes = 0;
+  #generation = 0;
+  /** Each entry's envelope as UTF-8 bytes, for the `stale` value it was made with: encoding 5 KB a request cost more than everything else. */
+  #encoded = new WeakMap<StoredText, { stale: boolean; out: { json: RawJson; generatedAt: Date } }>();
+  readonly #db: Queryable;
+  readonly #feed: ChangeFeed | undefined;
+  readonly #maxBytes: number;
+
+  constructor(db: Queryable, feed?: ChangeFeed, maxBytes = 32 * 1024 * 1024) {
+    this.#db = db;
+    this.#feed = feed;
+    this.#maxBytes = maxBytes;
+    feed?.on(REPORTS_CHANNEL, () => this.#forget());
+    feed?.onReset(() => this.#forget());
+  }
+
+  #forget(): void {
+    this.#generation++;
+    this.#byId.clear();
+    this.#latest.clear();
+    this.#bytes = 0;
+  }
+
+  async #read(map: Map<string, StoredText>, key: string, where: { reportId: string } | { subjectId: string }): Promise<StoredText | null> {
+    const listening = this.#feed?.listening === true;
+    const hit = listening ? map.get(key) : undefined;
+    if (hit) return hit;
+    const generation = this.#generation;
+    const found = await storedReportText(this.#db, where);
+    if (found && listening && this.#feed?.listening && generation === this.#generation) {
+      // Bounded by size: past the bound, start again rather than keep a recency list.
+      if (this.#bytes + found.report.length > this.#maxBytes) this.#forget();
+      map.set(key, found);
+      this.#bytes += found.report.length;
+    }
+    return found;
+  }
+
+  #envelope(r: StoredText, now: Date): { json: RawJson; generatedAt: Date } {
+    const stale = isStale(r.generatedAt, now);
+    const memo = this.#encoded.get(r);
+    if (memo && memo.stale === stale) return memo.out;
+    const out = { json: new RawJson(Buffer.from(envelopeJson(r, now).json.text, 'utf8')), generatedAt: r.generatedAt };
+    this.#encoded.set(r, { stale, out });
+    return out;
+  }
+
+  async byId(reportId: string, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+    const r = await this.#read(this.#byId, reportId, { reportId });
+    return r ? this.#envelope(r, now) : null;
+  }
+
+  async latestFor(subjectId: string, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+    const r = await this.#read(this.#latest, subjectId, { subjectId });
+    return r ? this.#envelope(r, now) : null;
+  }
+}
+
+/**
+ * The knowledge provider with `byId` remembered (the lookup behind every
+ * POST /v1/reports by subject_id), forgotten on any change to the subjects
+ * table and after a minute (whether someone holds office is worked out for
+ * the day of asking).
+ */
+export function rememberingKnowledge(knowledge: KnowledgeProvider, feed: ChangeFeed, ttlMs = 60_000): KnowledgeProvider {
+  const byId = new Map<string, { subject: KnownSubject; expires: number }>();
+  let generation = 0;
+  const forget = () => {
+    generation++;
+    byId.clear();
+  };
+  feed.on(SUBJECTS_CHANNEL, forget);
+  feed.onReset(forget);
+  return {
+    name: knowledge.name,
+    lookup: (name, kind) => knowledge.lookup(name, kind),
+    byIdentifiers: (urls, handles) => knowledge.byIdentifiers(urls, handles),
+    async byId(id) {
+      const hit = feed.listening ? byId.get(id) : undefined;
+      if (hit && hit.expires > Date.now()) return hit.subject;
+      const g = generation;
+      const subject = await knowledge.byId(id);
+      if (subject && feed.listening && g === generation) {
+        if (byId.size > 10_000) forget();
+        byId.set(id, { subject, expires: Date.now() + ttlMs });
+      }
+      return subject;
+    },
+  };
+}
