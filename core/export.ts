@@ -62,6 +62,37 @@ function csv(rows: Record<string, unknown>[], columns: readonly string[], header
   return stringify(rows, { columns: [...columns], header, escape_formulas: true, cast });
 }
 
+/** Claims read a page at a time (keyset), so one subject with a large demo set streams in steady memory too. */
+const CLAIM_PAGE = 500;
+
+async function* reportClaims(db: Queryable, reportId: string): AsyncGenerator<{ claim: Claim; demo: null }[]> {
+  let after = -1;
+  for (;;) {
+    const { rows } = await db.query<{ data: Claim; position: number }>(
+      'SELECT data, position FROM claims WHERE report_id = $1 AND position > $2 ORDER BY position LIMIT $3',
+      [reportId, after, CLAIM_PAGE],
+    );
+    if (rows.length) yield rows.map((r) => ({ claim: r.data, demo: null }));
+    if (rows.length < CLAIM_PAGE) return;
+    after = rows.at(-1)!.position;
+  }
+}
+
+type DemoInfo = { dataset: string; published_outcome: string | null };
+
+async function* demoClaims(db: Queryable, subjectId: string): AsyncGenerator<{ claim: Claim; demo: DemoInfo }[]> {
+  let after = '';
+  for (;;) {
+    const { rows } = await db.query<{ claim_id: string; data: Claim; dataset: string; published_outcome: string | null }>(
+      'SELECT claim_id, data, dataset, published_outcome FROM demo_claims WHERE subject_id = $1 AND claim_id > $2 ORDER BY claim_id LIMIT $3',
+      [subjectId, after, CLAIM_PAGE],
+    );
+    if (rows.length) yield rows.map((r) => ({ claim: r.data, demo: { dataset: r.dataset, published_outcome: r.published_outcome } }));
+    if (rows.length < CLAIM_PAGE) return;
+    after = rows.at(-1)!.claim_id;
+  }
+}
+
 export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenerator<string> {
   if (o.format === 'csv') yield csv([], o.table === 'claims' ? CLAIM_COLUMNS : SCORE_COLUMNS, true);
   for await (const s of subjects(db, o)) {
@@ -71,29 +102,24 @@ export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenera
         [s.id],
       )
     ).rows[0] ?? null;
-    const claims = report
-      ? (await db.query<{ data: Claim }>('SELECT data FROM claims WHERE report_id = $1 ORDER BY position', [report.id])).rows.map((r) => ({ claim: r.data, demo: null }))
-      : [];
-    const demoClaims = o.includeDemo && s.demo
-      ? (await db.query<{ data: Claim; dataset: string; published_outcome: string | null }>(
-          'SELECT data, dataset, published_outcome FROM demo_claims WHERE subject_id = $1 ORDER BY claim_id',
-          [s.id],
-        )).rows.map((r) => ({ claim: r.data, demo: { dataset: r.dataset, published_outcome: r.published_outcome } }))
-      : [];
+    const pages = async function* () {
+      if (report) yield* reportClaims(db, report.id);
+      if (o.includeDemo && s.demo) yield* demoClaims(db, s.id);
+    };
     const scores = Object.entries(report?.report.scores ?? {}).filter((e): e is [string, ScoreEntry] => e[1] !== undefined);
 
     if (o.format === 'jsonl') {
-      const out = [JSON.stringify({ record: 'subject', subject_id: s.id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description, demo: s.demo })];
+      const head = [JSON.stringify({ record: 'subject', subject_id: s.id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description, demo: s.demo })];
       for (const [type, e] of scores) {
-        out.push(JSON.stringify({ record: 'score', subject_id: s.id, report_id: report!.id, generated_at: report!.generated_at.toISOString(), method_version: report!.method_version, type, ...e, review_status: REVIEW_LABEL }));
+        head.push(JSON.stringify({ record: 'score', subject_id: s.id, report_id: report!.id, generated_at: report!.generated_at.toISOString(), method_version: report!.method_version, type, ...e, review_status: REVIEW_LABEL }));
       }
-      for (const { claim, demo } of [...claims, ...demoClaims]) {
-        out.push(JSON.stringify({ record: 'claim', subject_id: s.id, report_id: report?.id ?? null, ...claim, ...(demo ? { demo } : {}), review_status: REVIEW_LABEL }));
+      yield `${head.join('\n')}\n`;
+      for await (const page of pages()) {
+        const out = page.map(({ claim, demo }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: report?.id ?? null, ...claim, ...(demo ? { demo } : {}), review_status: REVIEW_LABEL }));
+        yield `${out.join('\n')}\n`;
       }
-      yield `${out.join('\n')}\n`;
     } else if (o.table === 'claims') {
-      const rows = [...claims, ...demoClaims].map(({ claim, demo }) => claimRow(s, report, claim, demo));
-      if (rows.length) yield csv(rows, CLAIM_COLUMNS, false);
+      for await (const page of pages()) yield csv(page.map(({ claim, demo }) => claimRow(s, report, claim, demo)), CLAIM_COLUMNS, false);
     } else if (scores.length) {
       yield csv(
         scores.map(([type, e]) => ({

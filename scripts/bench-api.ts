@@ -5,7 +5,11 @@
  *     and warm (same DATA_DIR again; median of 3);
  *  2. requests per second and latency of an authenticated GET /v1/status
  *     under autocannon, 10 s at 50 connections, beside a bare Fastify route
- *     measured the same way in the same run.
+ *     measured the same way in the same run;
+ *  3. the same for a stored report: GET /v1/reports/{report_id} and POST
+ *     /v1/reports answered from store, once the first start's own report
+ *     jobs are done (queue depth 0), beside the bare route and a bare route
+ *     answering a body of the report's size.
  * The per-key rate limit is raised for the load run (it would answer 429
  * after 60 requests otherwise); everything else is the default service.
  * Options: --duration S (default 10), --connections N (default 50), --json.
@@ -76,7 +80,15 @@ try {
     if (!stored) await new Promise((r) => setTimeout(r, 200));
   }
   if (!stored) throw new Error('no stored report appeared');
+  // Measure on a quiet service: the first start's own report jobs must be done.
+  for (let i = 0; i < 1200; i++) {
+    const status = (await (await fetch(`${service.url}/v1/status`, { headers: auth })).json()) as { queue: { depth: number } };
+    if (status.queue.depth === 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const reportBytes = (await (await fetch(`${service.url}/v1/reports/${stored.latest_report.report_id}`, { headers: auth })).arrayBuffer()).byteLength;
   const bareResult = await load(`${bare.url}/bare`, {});
+  const bareSized = await load(`${bare.url}/bare-sized?bytes=${reportBytes}`, {});
   const statusResult = await load(`${service.url}/v1/status`, auth);
   const getReport = await load(`${service.url}/v1/reports/${stored.latest_report.report_id}`, auth);
   const postStored = await load(`${service.url}/v1/reports`, auth, { subject_id: stored.subject_id });
@@ -86,10 +98,12 @@ try {
   const result = {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     startup_ms: { cold: Math.round(cold.ms), warm_median: Math.round(median(warm)), warm_runs: warm.map(Math.round) },
-    load: { duration_s: duration, connections, bare_fastify: bareResult, get_v1_status: statusResult, get_stored_report: getReport, post_report_from_store: postStored },
+    report_bytes: reportBytes,
+    load: { duration_s: duration, connections, bare_fastify: bareResult, bare_fastify_report_sized: bareSized, get_v1_status: statusResult, get_stored_report: getReport, post_report_from_store: postStored },
     ratio_status_to_bare_rps: Math.round((statusResult.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
     ratio_get_report_to_bare_rps: Math.round((getReport.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
     ratio_post_stored_to_bare_rps: Math.round((postStored.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
+    ratio_get_report_to_bare_sized_rps: Math.round((getReport.requests_per_second / bareSized.requests_per_second) * 1000) / 1000,
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -103,7 +117,8 @@ try {
         `  bare Fastify route      ${l.bare_fastify.requests_per_second} req/s, p50 ${l.bare_fastify.latency_ms.p50} ms, p99 ${l.bare_fastify.latency_ms.p99} ms, non-2xx ${l.bare_fastify.non_2xx}`,
         `  GET /v1/status (keyed)  ${l.get_v1_status.requests_per_second} req/s, p50 ${l.get_v1_status.latency_ms.p50} ms, p99 ${l.get_v1_status.latency_ms.p99} ms, non-2xx ${l.get_v1_status.non_2xx}`,
         `  ratio status/bare       ${result.ratio_status_to_bare_rps}`,
-        `  GET /v1/reports/{rep}   ${l.get_stored_report.requests_per_second} req/s, p50 ${l.get_stored_report.latency_ms.p50} ms, p99 ${l.get_stored_report.latency_ms.p99} ms, non-2xx ${l.get_stored_report.non_2xx}; ratio to bare ${result.ratio_get_report_to_bare_rps}`,
+        `  bare route, ${reportBytes} B body  ${l.bare_fastify_report_sized.requests_per_second} req/s, p50 ${l.bare_fastify_report_sized.latency_ms.p50} ms, p99 ${l.bare_fastify_report_sized.latency_ms.p99} ms (a report-sized body, for comparison)`,
+        `  GET /v1/reports/{rep}   ${l.get_stored_report.requests_per_second} req/s, p50 ${l.get_stored_report.latency_ms.p50} ms, p99 ${l.get_stored_report.latency_ms.p99} ms, non-2xx ${l.get_stored_report.non_2xx}; ratio to bare ${result.ratio_get_report_to_bare_rps} (to the report-sized bare route ${result.ratio_get_report_to_bare_sized_rps})`,
         `  POST /v1/reports stored ${l.post_report_from_store.requests_per_second} req/s, p50 ${l.post_report_from_store.latency_ms.p50} ms, p99 ${l.post_report_from_store.latency_ms.p99} ms, non-2xx ${l.post_report_from_store.non_2xx}; ratio to bare ${result.ratio_post_stored_to_bare_rps}`,
         '',
       ].join('\n'),

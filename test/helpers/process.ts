@@ -22,9 +22,9 @@ export async function keyCommand(args: string[], env: Record<string, string>): P
 export type Service = { child: ChildProcess; url: string; startedMs: number; stdout: () => string; stderr: () => string };
 
 /** Starts `scripts/start.ts` (what `npm start` runs) and waits for its URL line. */
-export function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<Service> {
+export function startService(env: Record<string, string>, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Service> {
   const t0 = performance.now();
-  const child = spawn(NODE, ['scripts/start.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [...nodeArgs, 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
@@ -61,4 +61,12 @@ export async function postgresPidsFor(clusterDir: string): Promise<number[]> {
   } catch {
     return [];
   }
+}
+
+/** A process's peak resident set (VmHWM) and current one (VmRSS), in MiB, from /proc. */
+export async function residentMb(pid: number): Promise<{ peak: number; now: number }> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
 }
