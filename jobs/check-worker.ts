@@ -43,17 +43,19 @@ async function speakerOf(knowledge: KnowledgeProvider, author: string | null): P
 
 // The pipeline brings the language models with it: loaded on the first job, not at start.
 const pipeline = async () => {
-  const [cpu, criteria, classify, evidence, run] = await Promise.all([
+  const [cpu, criteria, classify, evidence, run, stages, modelStages] = await Promise.all([
     import('./pipeline/cpu-pool.ts'), import('./pipeline/criteria.ts'), import('./pipeline/classify.ts'), import('./pipeline/evidence.ts'), import('./pipeline/run.ts'),
+    import('./pipeline/stages.ts'), import('./pipeline/model-stages.ts'),
   ]);
-  return { ...cpu, ...criteria, ...classify, ...evidence, DEPTHS: run.DEPTHS };
+  return { ...cpu, ...criteria, ...classify, ...evidence, ...stages, modelCriteria: modelStages.modelCriteria, DEPTHS: run.DEPTHS };
 };
 type Pipeline = Awaited<ReturnType<typeof pipeline>>;
 
 /** `text`: read as a document the author published on `said_on`; its checkable claims are what it says in its own voice. */
-async function claimsOfText(p: Pipeline, jobId: string, r: CheckJobRequest, speaker: KnownSubject): Promise<CandidateClaim[]> {
+async function claimsOfText(p: Pipeline, jobId: string, r: CheckJobRequest, speaker: KnownSubject, providers: Pick<Providers, 'model'>): Promise<CandidateClaim[]> {
   const doc = { url: `urn:check:${jobId}`, title: '', publisher: speaker.name, published: r.said_on, speakers: [speaker.name], text: r.text ?? '' };
-  const found = await p.runExtract({ doc, ref: { name: speaker.name, kind: speaker.kind, aliases: speaker.aliases, urls: speaker.urls } });
+  // With a model configured, it reads the text (uncached: the text is deleted when the job ends).
+  const found = await p.extractStage(providers, doc, { name: speaker.name, kind: speaker.kind, aliases: speaker.aliases, urls: speaker.urls }, { ephemeral: true });
   const seen = new Set<string>();
   return found.filter((c) => !seen.has(c.quote) && seen.add(c.quote));
 }
@@ -64,7 +66,7 @@ async function claimsOfText(p: Pipeline, jobId: string, r: CheckJobRequest, spea
  * by the extract stage from the item as a one-document text; the claim is
  * typed with classifyClaim and given its fixed test with writeCriteria.
  */
-async function claimsAsSent(p: Pipeline, jobId: string, r: CheckJobRequest, speaker: KnownSubject): Promise<CandidateClaim[]> {
+async function claimsAsSent(p: Pipeline, jobId: string, r: CheckJobRequest, speaker: KnownSubject, providers: Pick<Providers, 'model'>): Promise<CandidateClaim[]> {
   const ref = { name: speaker.name, kind: speaker.kind, aliases: speaker.aliases, urls: speaker.urls };
   return Promise.all((r.claims ?? []).map(async (item, i) => {
     const url = item.source_url ?? `urn:check:${jobId}:${i}`;
@@ -83,15 +85,16 @@ async function claimsAsSent(p: Pipeline, jobId: string, r: CheckJobRequest, spea
       figures,
     };
     const classified = { ...claim, ...p.classifyClaim(item.text, { said_on: r.said_on, self_names: [speaker.name, ...speaker.aliases] }) };
-    return { ...classified, resolution_criteria: p.writeCriteria(classified) };
+    const criteria = providers.model ? await p.modelCriteria(providers.model, classified, { ephemeral: true }) : p.writeCriteria(classified);
+    return { ...classified, resolution_criteria: criteria };
   }));
 }
 
-export async function checkClaims(pool: Pool, jobId: string, r: CheckJobRequest, today = new Date().toISOString().slice(0, 10)): Promise<CheckResult[]> {
+export async function checkClaims(pool: Pool, jobId: string, r: CheckJobRequest, today = new Date().toISOString().slice(0, 10), given?: Providers): Promise<CheckResult[]> {
   const p = await pipeline();
-  const providers = localProviders(pool);
+  const providers = given ?? localProviders(pool);
   const speaker = await speakerOf(providers.knowledge, r.author);
-  const candidates = r.claims ? await claimsAsSent(p, jobId, r, speaker) : await claimsOfText(p, jobId, r, speaker);
+  const candidates = r.claims ? await claimsAsSent(p, jobId, r, speaker, providers) : await claimsOfText(p, jobId, r, speaker, providers);
   // One check fetches the same documents for claim after claim: fetch each once.
   const fetched = new Map<string, Promise<FetchedDocument | null>>();
   const jobProviders: Pick<Providers, 'search' | 'fetch'> = {
@@ -106,7 +109,7 @@ export async function checkClaims(pool: Pool, jobId: string, r: CheckJobRequest,
       const i = next++;
       const c = candidates[i]!;
       const docs = await p.findDocuments(c, jobProviders, limit);
-      const { evidence, verdict } = await p.runAssess({ claim: c, subject: speaker, docs, limit, today });
+      const { evidence, verdict } = await p.assessStage(providers, { claim: c, subject: speaker, docs, limit, today }, { ephemeral: true });
       results[i] = {
         claim_id: checkClaimId(jobId, i, c.quote),
         text: c.quote,
@@ -133,14 +136,14 @@ function errorKind(err: unknown): string {
   return typeof e?.code === 'string' && /^[A-Za-z0-9_]{1,20}$/.test(e.code) ? `${name} ${e.code}` : name;
 }
 
-export async function runCheckJob(pool: Pool, jobId: string, attempt: { retryCount: number; retryLimit: number }, log?: Log): Promise<void> {
+export async function runCheckJob(pool: Pool, jobId: string, attempt: { retryCount: number; retryLimit: number }, log?: Log, providers?: Providers): Promise<void> {
   const open = await getJob(pool, jobId);
   if (!open || open.kind !== 'check') return;
   const job = await startAttempt(pool, jobId);
   if (!job) return; // already ended: a duplicate delivery
   try {
     const request = CheckJobRequestSchema.parse(job.request);
-    const results = await checkClaims(pool, jobId, request);
+    const results = await checkClaims(pool, jobId, request, undefined, providers);
     if (results.length === 0) {
       await endCheckJob(pool, jobId, { status: 'insufficient', reason: 'No checkable claim was found in the text: a checkable claim states a figure, a date, a named person, place or organisation, a commitment, a forecast or advice. Send the claims themselves in `claims` to check them as they stand.' });
     } else {
@@ -161,11 +164,11 @@ export async function runCheckJob(pool: Pool, jobId: string, attempt: { retryCou
   }
 }
 
-export async function startCheckWorkers(boss: PgBoss, pool: Pool, log?: Log): Promise<void> {
+export async function startCheckWorkers(boss: PgBoss, pool: Pool, log?: Log, providers?: Providers): Promise<void> {
   await boss.work(QUEUES.check, { includeMetadata: true, batchSize: 1, localConcurrency: 2 }, async (jobs: JobWithMetadata<unknown>[]) => {
     for (const j of jobs) {
       const { job_id } = CheckJobPayload.parse(j.data);
-      await runCheckJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log);
+      await runCheckJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log, providers);
     }
   });
   // A job whose worker died on every attempt (no heartbeat) arrives here: end it, which deletes its text.

@@ -1,5 +1,6 @@
 import type { PgBoss, JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
+import type { Providers } from '../core/providers/types.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
 import { QUEUES } from './queues.ts';
@@ -18,14 +19,14 @@ export const ReportJobPayload = z.object({ job_id: z.string().startsWith('job_')
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 
-export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCount: number; retryLimit: number }, log?: Log): Promise<void> {
+export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCount: number; retryLimit: number }, log?: Log, providers?: Providers): Promise<void> {
   const job = await startAttempt(pool, jobId);
   if (!job) return; // already ended, or unknown: nothing to do
   const request = job.request as { depth?: 'quick' | 'standard'; topic?: string | null; consent_ref?: string | null };
   try {
     // Loaded on the first job, not at start: the pipeline brings the language models with it.
     const { makeReport } = await import('./research.ts');
-    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId });
+    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, ...(providers ? { providers } : {}) });
     if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
     else await finishJob(pool, jobId, { status: r.status, reason: r.reason });
     log?.info({ job: jobId, status: r.status }, 'report job ended');
@@ -41,11 +42,11 @@ export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCo
   }
 }
 
-export async function startReportWorkers(boss: PgBoss, pool: Pool, log?: Log): Promise<void> {
+export async function startReportWorkers(boss: PgBoss, pool: Pool, log?: Log, providers?: Providers): Promise<void> {
   await boss.work(QUEUES.report, { includeMetadata: true, batchSize: 1, localConcurrency: 2 }, async (jobs: JobWithMetadata<unknown>[]) => {
     for (const j of jobs) {
       const { job_id } = ReportJobPayload.parse(j.data);
-      await runReportJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log);
+      await runReportJob(pool, job_id, { retryCount: j.retryCount, retryLimit: j.retryLimit }, log, providers);
       // A stored report goes on the public site (coalesced; a no-op when the job stored none).
       await requestSiteBuild(boss, { reason: `report job ${job_id}` });
     }

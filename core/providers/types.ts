@@ -97,6 +97,8 @@ export type ModelRequest<T> = {
   /** A model other than the adapter's default (the second judge's, say). */
   model?: string;
   maxOutputTokens?: number;
+  /** Neither read from nor written to the cache (text a user submitted to be checked, which is deleted when its job ends). */
+  ephemeral?: boolean;
 };
 
 /** A published fact-check of a claim (ClaimReview), read as evidence. */
@@ -133,6 +135,8 @@ export type Providers = {
   model: ModelProvider | null;
   /** null: no published fact-checks are read. */
   factCheck?: FactCheckProvider | null;
+  /** The second judge's model (MODEL_JUDGE_NAME); null: the model's own, with a different prompt. */
+  secondJudgeModel?: string | null;
 };
 
 /** Whether an office is held on a day (an office with no end date is held now). */

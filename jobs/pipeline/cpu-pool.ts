@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import type { AssessTask, Assessment, ExtractTask } from './cpu-worker.ts';
+import type { AssessTask, Assessment, ExtractTask, Features, SelectTask } from './cpu-worker.ts';
+import type { EvidenceItem } from './evidence.ts';
 import type { CandidateClaim } from './types.ts';
 
 /**
@@ -43,6 +44,16 @@ export async function runExtract(task: ExtractTask): Promise<CandidateClaim[]> {
 export async function runAssess(task: AssessTask): Promise<Assessment> {
   const p = thePool();
   return p ? p.run(task, { name: 'assess' }) : (await inline()).assess(task);
+}
+
+export async function runSelect(task: SelectTask): Promise<EvidenceItem[]> {
+  const p = thePool();
+  return p ? p.run(task, { name: 'select' }) : (await inline()).select(task);
+}
+
+export async function runFeatures(quote: string): Promise<Features> {
+  const p = thePool();
+  return p ? p.run({ quote }, { name: 'features' }) : (await inline()).features({ quote });
 }
 
 /** Starts the threads and lets each load its models, so the first report does not pay for it. */

@@ -8,11 +8,14 @@ import type { FetchedDocument, KnownSubject } from '../../core/providers/types.t
 import { candidateClaims } from './criteria.ts';
 import { selectEvidence, type EvidenceItem } from './evidence.ts';
 import { judgeClaim, type Verdict } from './judge.ts';
-import type { CandidateClaim, SourceDocument, SubjectRef } from './types.ts';
+import { quoteFeatures } from './extract.ts';
+import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 export type ExtractTask = { doc: SourceDocument; ref: SubjectRef };
 export type AssessTask = { claim: CandidateClaim; subject: KnownSubject; docs: FetchedDocument[]; limit: number; today: string };
 export type Assessment = { evidence: EvidenceItem[]; verdict: Verdict };
+export type SelectTask = Omit<AssessTask, 'today'>;
+export type Features = { entities: string[]; keywords: string[]; figures: Figure[] };
 
 /** Loads the models (the first parse of a thread pays for compromise's lexicon and plugins). */
 export function warm(): boolean {
@@ -27,4 +30,13 @@ export function extract(task: ExtractTask): CandidateClaim[] {
 export function assess(task: AssessTask): Assessment {
   const evidence = selectEvidence(task.claim, task.subject, task.docs, task.limit);
   return { evidence, verdict: judgeClaim(task.claim, evidence, task.today) };
+}
+
+/** Evidence only: for the model judges, which read the passages chosen here. */
+export function select(task: SelectTask): EvidenceItem[] {
+  return selectEvidence(task.claim, task.subject, task.docs, task.limit);
+}
+
+export function features(task: { quote: string }): Features {
+  return quoteFeatures(task.quote);
 }

@@ -238,6 +238,12 @@ function keywordsIn(doc: View): string[] {
   return [...new Set(words)].slice(0, 12);
 }
 
+/** A quote's names, content words and figures: what evidence search and the figures judge read (for quotes a model extracted). */
+export function quoteFeatures(quote: string): { entities: string[]; keywords: string[]; figures: Figure[] } {
+  const view = parse(quote);
+  return { entities: entitiesIn(view), keywords: keywordsIn(view), figures: figuresIn(view) };
+}
+
 /**
  * Checkable: it holds a specific number, date or named entity (other than the
  * speaker), or commits, forecasts or advises. Questions, greetings and opinions

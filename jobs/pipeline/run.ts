@@ -2,7 +2,7 @@ import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { methodVersion } from '../../core/method/version.ts';
 import type { KnownSubject, Providers } from '../../core/providers/types.ts';
-import { runAssess, runExtract } from './cpu-pool.ts';
+import { assessStage, extractStage } from './stages.ts';
 import { discoverStatements } from './discover.ts';
 import { findDocuments } from './evidence.ts';
 import { toJudgedClaim, type JudgedClaim } from './claims.ts';
@@ -80,7 +80,7 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
   const candidates: CandidateClaim[] = [];
   // A claim needs the date it was made: undated documents are passed over.
   const perDocument = await Promise.all(
-    documents.filter((d) => d.published).map((doc) => runExtract({ doc: { ...doc, published: doc.published! }, ref })),
+    documents.filter((d) => d.published).map((doc) => extractStage(providers, { ...doc, published: doc.published! }, ref)),
   );
   for (const found of perDocument) {
     for (const c of found) {
@@ -104,7 +104,7 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
     const ts = performance.now();
     const docs = await findDocuments(c, runProviders, depth.evidencePerClaim);
     searchMs += performance.now() - ts;
-    const { evidence, verdict } = await runAssess({ claim: c, subject, docs, limit: depth.evidencePerClaim, today });
+    const { evidence, verdict } = await assessStage(providers, { claim: c, subject, docs, limit: depth.evidencePerClaim, today });
     return toJudgedClaim(subject.subject_id, c, evidence, verdict);
   });
   // Newest first, then by id: the order claims are listed in.

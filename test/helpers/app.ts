@@ -8,7 +8,7 @@ import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
 import { bossEnqueue } from '../../jobs/enqueue.ts';
 import { startAllWorkers } from '../../jobs/workers.ts';
 import { closePipelinePool } from '../../jobs/pipeline/cpu-pool.ts';
-import { localProviders } from '../../core/providers/local/corpus.ts';
+import { buildProviders } from '../../core/providers/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export type TestApp = {
@@ -29,10 +29,10 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
   const db = await createTestDatabase(label);
   const config = loadConfig({ DATABASE_URL: db.url, ...env });
   const boss = await startBoss({ databaseUrl: db.url, role: 'all' });
-  if (opts.workers) await startAllWorkers(boss, db.pool);
+  if (opts.workers) await startAllWorkers(boss, db.pool, undefined, config);
   const app = await buildApp({
     config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
-    knowledge: localProviders(db.pool).knowledge, enqueue: bossEnqueue(boss),
+    knowledge: buildProviders(config, db.pool).knowledge, enqueue: bossEnqueue(boss),
   });
   await app.ready();
   return {

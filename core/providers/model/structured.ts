@@ -154,7 +154,8 @@ export class StructuredModel implements MeteredModelProvider {
     const key = createHash('sha256')
       .update(JSON.stringify([this.name, model, request.system, request.prompt, jsonSchema, request.maxOutputTokens ?? null]))
       .digest();
-    const hit = await this.#cached(key, request.schema);
+    // Submitted check text must leave no trace once its job ends: such calls neither read nor write the cache.
+    const hit = request.ephemeral ? null : await this.#cached(key, request.schema);
     if (hit) return hit.value;
 
     return this.#slots.run(async () => {
@@ -164,7 +165,7 @@ export class StructuredModel implements MeteredModelProvider {
         const answer = await this.#send(call, spent);
         const checked = answer.parsed.ok ? request.schema.safeParse(answer.parsed.value) : null;
         if (checked?.success && answer.parsed.ok) {
-          await this.#store(key, model, request.purpose, answer.parsed.value, spent);
+          if (!request.ephemeral) await this.#store(key, model, request.purpose, answer.parsed.value, spent);
           return checked.data;
         }
         const problem = answer.parsed.ok ? issuesText(checked!.error!) : answer.parsed.problem;
