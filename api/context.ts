@@ -1,5 +1,6 @@
 import type { Config } from '../core/config.ts';
 import type { Pool } from '../core/db/pool.ts';
+import type { Identify } from '../core/providers/identify.ts';
 import type { KnowledgeProvider } from '../core/providers/types.ts';
 import type { Enqueue } from '../core/reports/service.ts';
 import type { StoredReports } from '../core/reports/stored.ts';
@@ -14,6 +15,8 @@ export type AppContext = {
   bossSchema: string;
   queues: readonly string[];
   knowledge: KnowledgeProvider;
+  /** The short model call of resolve, for names no knowledge source holds; absent without a model. */
+  identify?: Identify;
   /** Sends a job to its queue inside a transaction (pg-boss, wired by the composition root). */
   enqueue: Enqueue;
 };

@@ -1,3 +1,4 @@
+import type { Identify } from './providers/identify.ts';
 import type { Queryable } from './db/pool.ts';
 import { toKnownSubject } from './providers/local/corpus.ts';
 import type { KnowledgeProvider, KnownSubject, Office, SubjectKind } from './providers/types.ts';
@@ -46,7 +47,7 @@ export async function getSubject(db: Queryable, id: string, now = new Date()) {
  * stored nor logged). Every candidate says whether a report may be made
  * under the rules, and why not.
  */
-export async function resolveSubjects(knowledge: KnowledgeProvider, body: ResolveRequest) {
+export async function resolveSubjects(knowledge: KnowledgeProvider, body: ResolveRequest, identify?: Identify) {
   const names: { name: string; kind: SubjectKind | null }[] = [];
   if (body.name?.trim()) names.push({ name: body.name.trim(), kind: body.kind ?? null });
   if (body.text) {
@@ -72,7 +73,9 @@ export async function resolveSubjects(knowledge: KnowledgeProvider, body: Resolv
   }
   for (const { name, kind } of names) {
     if (!name) continue;
-    const found = await knowledge.lookup(name, kind);
+    let found = await knowledge.lookup(name, kind);
+    // The model is asked about the name sent, never about every proper noun of a text (each call is paid).
+    if (found.length === 0 && identify && name === body.name?.trim()) found = await identify(name, kind);
     if (found.length === 0 && body.text && !body.name) continue; // a word in a text that names no one we know
     if (found.length === 0) {
       const key = `?${name.toLowerCase()}`;

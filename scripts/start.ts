@@ -16,7 +16,7 @@ import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { bossEnqueue } from '../jobs/enqueue.ts';
 import { startAllWorkers } from '../jobs/workers.ts';
 import { closePipelinePool, configurePipelineThreads, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
-import { buildProviders } from '../core/providers/index.ts';
+import { apiProviders } from '../core/providers/index.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     }
     if (config.role !== 'worker') {
       app = await buildApp(
-        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, knowledge: buildProviders(config, db.pool).knowledge, enqueue: bossEnqueue(boss) },
+        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...apiProviders(config, db.pool), enqueue: bossEnqueue(boss) },
         { logger: log },
       );
       const address = await app.listen({ host: config.host, port: config.port });

@@ -120,4 +120,22 @@ describe('hosted providers end to end', () => {
     expect(cached.rows[0].n).toBeLessThanOrEqual(1); // the report's own criteria call, not the check's
     console.log(`hosted e2e, check: ${calls / sent.length} model calls, ${(after.input - before.input) / sent.length} input + ${(after.output - before.output) / sent.length} output tokens, $${((Number(after.usd) - Number(before.usd)) / sent.length).toFixed(5)} per checked claim`);
   });
+
+  it('resolve: a name nothing else knows goes to the model\'s short identification call, and the rules apply', async () => {
+    const resolve = async (name: string) =>
+      (await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers, payload: { name } })).json().candidates as Array<Record<string, unknown>>;
+    const ferry = await resolve('Dalmere Ferry Company');
+    expect(ferry).toHaveLength(1);
+    expect(ferry[0]).toMatchObject({ kind: 'organisation', known: true, eligible: true });
+    // Stored: a report may be asked for by the id it was given.
+    const post = await t.app.inject({ method: 'POST', url: '/v1/reports', headers, payload: { subject_id: ferry[0]!.subject_id } });
+    expect(post.statusCode).toBe(202);
+    expect((await resolve('Senator Quill Harrow'))[0]).toMatchObject({ kind: 'person', serving_politician: true, eligible: false });
+    expect((await resolve('Dr Wenna Ostrow'))[0]).toMatchObject({ kind: 'person', public_figure: true, eligible: true });
+    expect((await resolve('Nobody We Know'))[0]).toMatchObject({ known: false, eligible: false });
+    // A text's proper nouns are not sent to the model one by one.
+    const calls = web.model.requests.length;
+    await t.app.inject({ method: 'POST', url: '/v1/subjects/resolve', headers, payload: { text: 'Yesterday Mira Castell met Teodor Vance in Lunfield.' } });
+    expect(web.model.requests.length).toBe(calls);
+  });
 });

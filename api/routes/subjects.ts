@@ -19,7 +19,7 @@ export function subjectRoutes(ctx: AppContext) {
       auth: true,
       body: ResolveRequestSchema,
       responses: { 200: { description: 'Candidate subjects (possibly none).', schema: ResolveResponseSchema } },
-      handler: async (_req, _reply, { body }) => resolveSubjects(ctx.knowledge, body),
+      handler: async (_req, _reply, { body }) => resolveSubjects(ctx.knowledge, body, ctx.identify),
     }),
     defineRoute({
       method: 'GET',

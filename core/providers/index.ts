@@ -9,6 +9,7 @@ import { searxngSearch } from './web/searxng.ts';
 import { webStatements } from './web/statements.ts';
 import { wikidataKnowledge } from './wikidata/knowledge.ts';
 import type { Providers } from './types.ts';
+import { modelIdentifier, type Identify } from './identify.ts';
 
 /**
  * The providers configuration asks for (README, "Hosted providers"). The
@@ -38,4 +39,11 @@ export function buildProviders(config: Config, db: Queryable): Providers {
     factCheck: p.factCheck.apiKey ? googleFactChecks(p.factCheck) : null,
     secondJudgeModel: p.model.judgeName ?? null,
   };
+}
+
+/** What the API needs of the providers: knowledge for names and ids, and the model's identification of names nothing else knows. */
+export function apiProviders(config: Config, db: Queryable): { knowledge: Providers['knowledge']; identify?: Identify } {
+  const p = buildProviders(config, db);
+  if (!p.model) return { knowledge: p.knowledge };
+  return { knowledge: p.knowledge, identify: modelIdentifier(p.model, p.knowledge, db, { wikidata: config.providers.knowledge.provider === 'wikidata' }) };
 }

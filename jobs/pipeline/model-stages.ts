@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CLAIM_TYPE_DESCRIPTIONS, OUTCOMES, TOPIC_DESCRIPTIONS } from '../../core/method/outcomes.ts';
+import { prompt } from '../../core/method/prompts.ts';
 import type { ModelProvider, PublishedFactCheck } from '../../core/providers/types.ts';
 import type { EvidenceItem } from './evidence.ts';
 import { combine, dueDate, type JudgeOpinion, type Verdict } from './judge.ts';
@@ -15,17 +15,6 @@ import { ATTRIBUTIONS, ClaimTypeSchema, IsoDateSchema, TopicSchema, type Candida
 // due cannot be judged false; the two judges' opinions are combined by the
 // method's rule (judge.ts `combine`). Prompts are text files in
 // content/prompts/, part of the method version.
-
-const PROMPTS = new URL('../../content/prompts/', import.meta.url);
-const prompts = new Map<string, string>();
-export function prompt(name: 'extract' | 'criteria' | 'judge-a' | 'judge-b' | 'identify'): string {
-  let text = prompts.get(name);
-  if (text === undefined) {
-    text = readFileSync(new URL(`${name}.md`, PROMPTS), 'utf8');
-    prompts.set(name, text);
-  }
-  return text;
-}
 
 const vocabulary = () =>
   [
@@ -138,10 +127,3 @@ export async function modelVerdict(
   return { outcome, on_time: outcome === 'pending' || outcome === 'unresolvable' ? null : on_time, rationale, judges_disagree, opinions };
 }
 
-export const IdentifyAnswerSchema = z.object({
-  identified: z.boolean(),
-  kind: z.enum(['person', 'organisation', 'outlet']).nullable(),
-  public_figure: z.boolean(),
-  serving_politician: z.boolean(),
-  description: z.string().max(300).nullable(),
-});

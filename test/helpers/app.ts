@@ -8,7 +8,7 @@ import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
 import { bossEnqueue } from '../../jobs/enqueue.ts';
 import { startAllWorkers } from '../../jobs/workers.ts';
 import { closePipelinePool } from '../../jobs/pipeline/cpu-pool.ts';
-import { buildProviders } from '../../core/providers/index.ts';
+import { apiProviders } from '../../core/providers/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 export type TestApp = {
@@ -32,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
   if (opts.workers) await startAllWorkers(boss, db.pool, undefined, config);
   const app = await buildApp({
     config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
-    knowledge: buildProviders(config, db.pool).knowledge, enqueue: bossEnqueue(boss),
+    ...apiProviders(config, db.pool), enqueue: bossEnqueue(boss),
   });
   await app.ready();
   return {

@@ -92,6 +92,14 @@ function modelAnswer(req: RecordedRequest): unknown {
     const onTime = input.claim.claim_type === 'promise' ? true : null;
     return { outcome, on_time: onTime, reason: `Item ${backing[0]!.n} reports the same figures.` };
   }
+  if (purpose === 'identify') {
+    // Invented names: a ferry company, a serving senator, a scientist; anything else is unknown.
+    const name = String(input.name);
+    if (/ferry/i.test(name)) return { identified: true, kind: 'organisation', public_figure: true, serving_politician: false, description: 'SAMPLE (invented) ferry operator.' };
+    if (/^senator /i.test(name)) return { identified: true, kind: 'person', public_figure: true, serving_politician: true, description: 'SAMPLE (invented) senator.' };
+    if (/^dr /i.test(name)) return { identified: true, kind: 'person', public_figure: true, serving_politician: false, description: 'SAMPLE (invented) scientist.' };
+    return { identified: false, kind: null, public_figure: false, serving_politician: false, description: null };
+  }
   return { error: `unexpected purpose ${purpose}` };
 }
 

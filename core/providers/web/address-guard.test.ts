@@ -95,9 +95,11 @@ describe('addressRefusal', () => {
     expect(isAllowListed('8.8.8.8', allow)).toBe(false);
   });
 
-  it('rejects a malformed allow-list range at parse time', () => {
-    expect(() => parseAllowList(['10.0.0.0/33'])).toThrow();
-    expect(() => parseAllowList(['300.0.0.0/8'])).toThrow();
+  it('reads allow-list ranges as addresses are read, and rejects malformed ones', () => {
+    // ipaddr.js alone would read ::127.0.0.1 as ::ffff:127.0.0.1; it is the IPv4-compatible ::7f00:1.
+    expect(addressRefusal('127.0.0.1', parseAllowList(['::127.0.0.1/128']))).not.toBeNull();
+    expect(addressRefusal('127.0.0.5', parseAllowList(['::ffff:127.0.0.0/120']))).toBeNull();
+    for (const bad of ['10.0.0.0/33', '300.0.0.0/8', '10.0.0.0', '::ffff:0:0/64', 'fe80::/129']) expect(() => parseAllowList([bad]), bad).toThrow();
   });
 });
 

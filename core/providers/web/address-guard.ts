@@ -24,21 +24,25 @@ export type AllowList = readonly Cidr[];
 /** Why a URL or address may not be fetched; `detail` is short and names no secret. */
 export type GuardRefusal = { reason: 'blocked-url' | 'blocked-address'; detail: string };
 
-/** Throws on a malformed range: config.ts checks the shape, ipaddr the numbers. */
+/** Throws on a malformed range: config.ts checks the shape, this the numbers. */
 export function parseAllowList(cidrs: readonly string[]): AllowList {
   return cidrs.map((c) => {
-    const [addr, bits] = ipaddr.parseCIDR(c);
-    // An IPv4 range given as ::ffff:a.b.c.d/1xx is kept as IPv4 so that it
-    // matches the IPv4 addresses it names (addresses are unmapped below too).
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-      return [(addr as ipaddr.IPv6).toIPv4Address(), bits - 96] as Cidr;
-    }
-    return [addr, bits] as Cidr;
+    const slash = c.lastIndexOf('/');
+    const text = c.slice(0, slash);
+    const bits = Number(c.slice(slash + 1));
+    // The address is read as addresses are below (so "::1.2.3.4" means what a socket takes it to mean).
+    const addr = slash > 0 ? parseAddress(text) : null;
+    // An IPv4 range written as ::ffff:a.b.c.d/1xx is kept as IPv4, matching the
+    // IPv4 addresses it names (addresses are unmapped the same way).
+    const prefix = addr?.kind() === 'ipv4' && net.isIPv6(text) ? bits - 96 : bits;
+    const max = addr?.kind() === 'ipv4' ? 32 : 128;
+    if (!addr || !Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`not an address range: ${c}`);
+    return [addr, prefix] as Cidr;
   });
 }
 
 function allowListed(addr: Address, allow: AllowList): boolean {
-  return allow.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits));
+  return allow.some(([range, bits]) => range.kind() === addr.kind() && addr.match(range, bits));
 }
 
 const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);

@@ -1,7 +1,7 @@
 import type { ProviderConfig } from '../../config.ts';
 import type { FetchedDocument, FetchProvider } from '../types.ts';
 import { parseAllowList, urlRefusal } from './address-guard.ts';
-import { plainTextPage, readablePage } from './page.ts';
+import { plainTextPage, readablePage, UnreadablePageError } from './page.ts';
 import { FetchRefusedError, safeFetch, userAgentFor, type FetchRefusalReason, type LookupAll } from './safe-fetch.ts';
 
 /**
@@ -50,9 +50,10 @@ export function webFetchProvider(cfg: ProviderConfig['fetch'], opts: WebFetchOpt
       let read;
       try {
         read = page.contentType === 'text/plain' ? plainTextPage(page.body, page.url) : readablePage(page.body, page.url);
-      } catch {
-        // Hostile markup (nesting deep enough to exhaust the parser's stack, say) is no document, not a failed report.
-        opts.onNoDocument?.({ reason: 'unreadable', message: `unreadable: page could not be parsed (${where.origin}${where.pathname})` });
+      } catch (err) {
+        // Markup too big or too deep to parse safely (page.ts) is no document, not a failed report.
+        const detail = err instanceof UnreadablePageError ? err.message : 'page could not be parsed';
+        opts.onNoDocument?.({ reason: 'unreadable', message: `unreadable: ${detail} (${where.origin}${where.pathname})` });
         return null;
       }
       if (read.text.trim() === '') {

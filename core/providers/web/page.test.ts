@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plainTextPage, readablePage, toDay } from './page.ts';
+import { htmlShape, plainTextPage, readablePage, toDay, UnreadablePageError } from './page.ts';
 
 const body = (extra = '') =>
   `<body><article>${extra}<p>${'The minister said the budget would rise by four percent next year. '.repeat(6)}</p>` +
@@ -51,11 +51,30 @@ describe('readablePage', () => {
     expect(paragraphs[2]).toBe('Critics answered that the figure ignored inflation entirely. '.repeat(6).trim());
   });
 
-  it('reads a hostile deeply nested page quickly (Readability would take minutes)', () => {
-    const deep = '<div>'.repeat(3000) + '<p>bottom</p>' + '</div>'.repeat(3000);
+  it('reads a page nested too deep for Readability from its whole text, quickly', () => {
+    const deep = '<div>'.repeat(600) + '<p>bottom</p>' + '</div>'.repeat(600);
     const started = Date.now();
     expect(readablePage(`<html><body>${deep}</body></html>`, URL_).text).toBe('bottom');
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(3000); // Readability alone: about 5 s here, 25 s at depth 1,000
+  });
+
+  it.each([
+    ['nesting', '<div>'.repeat(50_000)],
+    ['nesting hidden by stray end tags', '<div></span>'.repeat(50_000)],
+    ['a flood of elements', '<br>'.repeat(1_000_000)],
+  ])('refuses before parsing a page of %s (jsdom would take minutes or gigabytes)', (_what, markup) => {
+    const started = Date.now();
+    expect(() => readablePage(`<html><body>${markup}</body></html>`, URL_)).toThrow(UnreadablePageError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('htmlShape', () => {
+  it('does not count what the parser would not nest', () => {
+    const ordinary = '<ul>' + '<li><p>item <b>bold</b> <img src=x><br>'.repeat(5000) + '</ul>';
+    expect(htmlShape(ordinary)).toBeNull();
+    expect(htmlShape(`<script>${'<div>'.repeat(5000)}</script><!-- ${'<div>'.repeat(5000)} --><p>ok`)).toBeNull();
+    expect(htmlShape('<span>'.repeat(1001))).toMatch(/nested/);
   });
 });
 

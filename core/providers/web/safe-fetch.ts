@@ -10,8 +10,9 @@ import { addressRefusal, ipLiteral, isAllowListed, isStandardPort, parseAllowLis
  * connection goes to the very address that was checked. Resolving twice (once
  * to check, once to connect) would let a hostile name answer a public address
  * to the check and 127.0.0.1 to the connection (DNS rebinding); here the
- * connection's own lookup can only answer the vetted address. Time and size
- * are capped over the whole chain so a slow or endless page costs little.
+ * connection's own lookup can only answer the vetted address. Time is capped
+ * over the whole chain and size over the page (redirect bodies are never
+ * read), so a slow or endless page costs little.
  */
 
 export type FetchRefusalReason =
