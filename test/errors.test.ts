@@ -199,6 +199,20 @@ describe('problem details', () => {
   });
 });
 
+/** One request to every operation of the OpenAPI document, keyed, ids filled with ones that do not exist. */
+async function everyOperation() {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  const out = [];
+  for (const [p, ops] of Object.entries(doc.paths)) {
+    for (const method of Object.keys(ops)) {
+      const url = p.replace(/\{[^}]+\}/g, 'x_missing');
+      out.push(await t.app.inject({ method: method.toUpperCase() as 'GET', url, headers, ...(method === 'get' ? {} : { payload: {} }) }));
+    }
+  }
+  expect(out.length).toBeGreaterThan(15);
+  return out;
+}
+
 describe('security headers', () => {
   it('are on every response, errors included', async () => {
     for (const res of [
@@ -206,6 +220,9 @@ describe('security headers', () => {
       await t.app.inject({ method: 'GET', url: '/v1/status' }),
       await t.app.inject({ method: 'GET', url: '/v1/status', headers }),
       await post('/v1/reports', '{bad'),
+      await t.app.inject({ method: 'GET', url: '/nowhere' }),
+      await t.app.inject({ method: 'DELETE', url: '/mcp', headers }),
+      ...(await everyOperation()),
     ]) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);

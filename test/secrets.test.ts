@@ -47,4 +47,33 @@ describe('secrets in logs', () => {
     }
     expect(logs).not.toMatch(/authorization/i);
   });
+
+  it('neither checked text nor a provider key reaches the logs, when a check job fails on its model', async () => {
+    const modelKey = 'sk-model-secret-0123456789abcdef';
+    const marker = 'Quintessa Morrow pledged 7,301 lanterns';
+    const key = (await keyCommand(['create', 'checker'], env)).stdout.trim();
+    // A model provider that cannot be reached: every call fails, the job fails, and says so in the logs.
+    service = await startService({
+      ...env, LOG_LEVEL: 'trace', MODEL_PROVIDER: 'openai', MODEL_BASE_URL: 'http://127.0.0.1:9/v1', MODEL_API_KEY: modelKey, MODEL_NAME: 'unreachable',
+      MODEL_PRICE_INPUT_PER_MTOK: '1', MODEL_PRICE_OUTPUT_PER_MTOK: '1', MODEL_MAX_RETRIES: '0', MODEL_TIMEOUT_MS: '2000',
+    });
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const res = await fetch(`${service.url}/v1/check`, { method: 'POST', headers: auth, body: JSON.stringify({ claims: [{ text: `${marker} by 2027.` }], author: 'Quintessa Morrow' }) });
+    expect(res.status).toBe(202);
+    const { job_id } = (await res.json()) as { job_id: string };
+    let status = '';
+    for (let i = 0; i < 600 && !['complete', 'failed', 'insufficient'].includes(status); i++) {
+      status = ((await (await fetch(`${service.url}/v1/reports/${job_id}`, { headers: auth })).json()) as { status: string }).status;
+      if (!['complete', 'failed', 'insufficient'].includes(status)) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe('failed');
+    expect(await stopService(service)).toBe(0);
+    const logs = service.stderr() + service.stdout();
+    service = undefined;
+    expect(logs).toMatch(/check job attempt failed/);
+    expect(logs).not.toContain(marker);
+    expect(logs).not.toContain('7,301');
+    expect(logs).not.toContain(modelKey);
+    expect(logs).not.toContain(modelKey.slice(3, 20));
+  }, 120_000);
 });

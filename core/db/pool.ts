@@ -24,6 +24,13 @@ export function createPool(url: string, max = 10): Pool {
   // An idle client that loses its server (PostgreSQL restarting) must not crash
   // the process; the next query gets a fresh connection or a clear error.
   pool.on('error', () => {});
+  // pg-pool listens for errors only on idle clients. A checked-out client
+  // (a transaction, a migration, a site snapshot) whose server goes away emits
+  // 'error' with nobody listening, and that ends the process. The query in
+  // flight still rejects with the error, and the dead client is no longer
+  // queryable, so the pool drops it on release; this listener only keeps the
+  // event from being fatal.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -1,7 +1,5 @@
 import type { ProviderConfig } from '../../config.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { anthropicModel } from './anthropic.ts';
-import { openaiModel } from './openai.ts';
 import type { MeteredModelProvider } from './structured.ts';
 
 export { ModelError, type MeteredModelProvider, type ModelUsage } from './structured.ts';
@@ -13,14 +11,25 @@ export type ModelDeps = {
   dailySpendLimitUsd: number;
 };
 
-/** The configured model, or null for MODEL_PROVIDER=none (the offline engine: no model). */
+/**
+ * The configured model, or null for MODEL_PROVIDER=none (the offline engine:
+ * no model). The SDK is loaded with the first call, not at start: a service
+ * that never calls a model does not carry it.
+ */
 export function modelProvider(cfg: ProviderConfig['model'], deps: ModelDeps): MeteredModelProvider | null {
-  switch (cfg.provider) {
-    case 'none':
-      return null;
-    case 'openai':
-      return openaiModel(cfg, deps);
-    case 'anthropic':
-      return anthropicModel(cfg, deps);
-  }
+  if (cfg.provider === 'none') return null;
+  const provider = cfg.provider;
+  let loading: Promise<MeteredModelProvider> | undefined;
+  let loaded: MeteredModelProvider | undefined;
+  const load = () =>
+    (loading ??= (provider === 'openai'
+      ? import('./openai.ts').then((m) => m.openaiModel(cfg, deps))
+      : import('./anthropic.ts').then((m) => m.anthropicModel(cfg, deps))
+    ).then((p) => (loaded = p)));
+  return {
+    name: provider,
+    model: cfg.name ?? '',
+    complete: async (request) => (await load()).complete(request),
+    usage: () => loaded?.usage() ?? { calls: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+  };
 }

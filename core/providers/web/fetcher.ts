@@ -1,7 +1,6 @@
 import type { ProviderConfig } from '../../config.ts';
 import type { FetchedDocument, FetchProvider } from '../types.ts';
 import { parseAllowList, urlRefusal } from './address-guard.ts';
-import { plainTextPage, readablePage, UnreadablePageError } from './page.ts';
 import { FetchRefusedError, safeFetch, userAgentFor, type FetchRefusalReason, type LookupAll } from './safe-fetch.ts';
 
 /**
@@ -49,10 +48,12 @@ export function webFetchProvider(cfg: ProviderConfig['fetch'], opts: WebFetchOpt
       const where = new URL(page.url);
       let read;
       try {
+        // jsdom and Readability are loaded with the first page read, not when the service starts.
+        const { plainTextPage, readablePage } = await import('./page.ts');
         read = page.contentType === 'text/plain' ? plainTextPage(page.body, page.url) : readablePage(page.body, page.url);
       } catch (err) {
         // Markup too big or too deep to parse safely (page.ts) is no document, not a failed report.
-        const detail = err instanceof UnreadablePageError ? err.message : 'page could not be parsed';
+        const detail = (err as Error)?.name === 'UnreadablePageError' ? (err as Error).message : 'page could not be parsed';
         opts.onNoDocument?.({ reason: 'unreadable', message: `unreadable: ${detail} (${where.origin}${where.pathname})` });
         return null;
       }
