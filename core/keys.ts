@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from './db/pool.ts';
 
 /**
@@ -12,7 +12,13 @@ const KEY_PATTERN = /^rss_[A-Za-z0-9_-]{43}$/;
 export type ApiKey = { id: number; name: string; prefix: string; createdAt: string; revokedAt: string | null };
 
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  // One-shot hash (Node ≥ 21.7): a third of createHash's cost, on every keyed request.
+  return hash('sha256', key, 'buffer');
+}
+
+/** The same digest as hex text: the key cache's map key. */
+export function keyDigestHex(key: string): string {
+  return hash('sha256', key, 'hex');
 }
 
 export function newKey(): string {

@@ -11,7 +11,7 @@ type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) 
 
 /** Every queue's workers, as a worker process (ROLE all or worker) runs them, on the providers the configuration names. */
 export async function startAllWorkers(boss: PgBoss, pool: Pool, log?: Log, config: Config = loadConfig()): Promise<void> {
-  const providers = buildProviders(config, pool);
+  const providers = await buildProviders(config, pool);
   await startReportWorkers(boss, pool, log, providers);
   await startMeasurementWorkers(boss, pool, log);
   await startCheckWorkers(boss, pool, log, providers);

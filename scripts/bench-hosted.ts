@@ -36,7 +36,7 @@ try {
     await ingestPack(db.pool, Readable.from([`${JSON.stringify({ record: 'subject', ...SUBJECT, urls: [fresh.ownSite] })}\n`]));
     const config = loadConfig({ DATA_DIR: dir, ...fresh.env, MODEL_CONCURRENCY: String(concurrency), DAILY_SPEND_LIMIT_USD: '1000' });
     const t0 = performance.now();
-    const r = await makeReport(db.pool, subjectIdFor(SUBJECT.kind, SUBJECT.name), { providers: buildProviders(config, db.pool), today: '2026-11-21' });
+    const r = await makeReport(db.pool, subjectIdFor(SUBJECT.kind, SUBJECT.name), { providers: await buildProviders(config, db.pool), today: '2026-11-21' });
     const seconds = (performance.now() - t0) / 1000;
     rows.push({ concurrency, seconds: Math.round(seconds * 10) / 10, calls: fresh.model.requests.length, peak_in_flight: fresh.model.maxInFlight, claims: r.claims.length, status: r.status });
     await fresh.close();

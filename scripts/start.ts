@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     }
     if (config.role !== 'worker') {
       app = await buildApp(
-        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...apiProviders(config, db.pool), enqueue: bossEnqueue(boss) },
+        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...(await apiProviders(config, db.pool)), enqueue: bossEnqueue(boss) },
         { logger: log },
       );
       const address = await app.listen({ host: config.host, port: config.port });

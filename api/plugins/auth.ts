@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../../core/errors.ts';
-import { hashKey } from '../../core/keys.ts';
+import { keyDigestHex } from '../../core/keys.ts';
 import type { KeyCache } from '../../core/key-cache.ts';
 
 declare module 'fastify' {
@@ -34,7 +34,7 @@ export function authPlugin(keys: KeyCache) {
       if (!needsKey) return;
       const token = bearerToken(req);
       if (!token) throw new UnauthorizedError('Send your API key as a bearer token: Authorization: Bearer <key>.');
-      const key = await keys.verify(token, (t) => hashKey(t).toString('hex'));
+      const key = await keys.verify(token, keyDigestHex);
       if (!key) throw new UnauthorizedError('The API key is unknown or revoked; send a live key as Authorization: Bearer <key>.');
       req.apiKey = key;
     });

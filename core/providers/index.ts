@@ -1,15 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { Identify } from './identify.ts';
 import { localProviders } from './local/corpus.ts';
-import { modelProvider } from './model/index.ts';
-import { braveSearch } from './web/brave.ts';
-import { googleFactChecks } from './web/factcheck.ts';
-import { webFetchProvider } from './web/fetcher.ts';
-import { searxngSearch } from './web/searxng.ts';
-import { webStatements } from './web/statements.ts';
-import { wikidataKnowledge } from './wikidata/knowledge.ts';
 import type { Providers } from './types.ts';
-import { modelIdentifier, type Identify } from './identify.ts';
 
 /**
  * The providers configuration asks for (README, "Hosted providers"). The
@@ -22,28 +15,37 @@ import { modelIdentifier, type Identify } from './identify.ts';
  * - model: none, or an OpenAI-compatible / Anthropic model for the
  *   model-backed stages;
  * - published fact-checks when FACTCHECK_API_KEY is set.
+ * Adapters are imported only when configured: the offline engine starts
+ * without loading HTTP clients, jsdom or the model SDKs.
  */
-export function buildProviders(config: Config, db: Queryable): Providers {
+export async function buildProviders(config: Config, db: Queryable): Promise<Providers> {
   const local = localProviders(db);
   const p = config.providers;
-  const knowledge = p.knowledge.provider === 'wikidata' ? wikidataKnowledge(p.knowledge, db) : local.knowledge;
+  const knowledge = p.knowledge.provider === 'wikidata' ? (await import('./wikidata/knowledge.ts')).wikidataKnowledge(p.knowledge, db) : local.knowledge;
   const web = p.search.provider !== 'local';
-  const search = p.search.provider === 'brave' ? braveSearch(p.search) : p.search.provider === 'searxng' ? searxngSearch(p.search) : local.search;
-  const fetch = web ? webFetchProvider(p.fetch, config.siteUrl ? { siteUrl: config.siteUrl } : {}) : local.fetch;
+  let search = local.search;
+  let fetch = local.fetch;
+  let statements = local.statements;
+  if (web) {
+    search = p.search.provider === 'brave' ? (await import('./web/brave.ts')).braveSearch(p.search) : (await import('./web/searxng.ts')).searxngSearch(p.search);
+    fetch = (await import('./web/fetcher.ts')).webFetchProvider(p.fetch, config.siteUrl ? { siteUrl: config.siteUrl } : {});
+    statements = (await import('./web/statements.ts')).webStatements(search, fetch);
+  }
   return {
     knowledge,
     search,
     fetch,
-    statements: web ? webStatements(search, fetch) : local.statements,
-    model: modelProvider(p.model, { db, dailySpendLimitUsd: config.dailySpendLimitUsd }),
-    factCheck: p.factCheck.apiKey ? googleFactChecks(p.factCheck) : null,
+    statements,
+    model: p.model.provider === 'none' ? null : (await import('./model/index.ts')).modelProvider(p.model, { db, dailySpendLimitUsd: config.dailySpendLimitUsd }),
+    factCheck: p.factCheck.apiKey ? (await import('./web/factcheck.ts')).googleFactChecks(p.factCheck) : null,
     secondJudgeModel: p.model.judgeName ?? null,
   };
 }
 
 /** What the API needs of the providers: knowledge for names and ids, and the model's identification of names nothing else knows. */
-export function apiProviders(config: Config, db: Queryable): { knowledge: Providers['knowledge']; identify?: Identify } {
-  const p = buildProviders(config, db);
+export async function apiProviders(config: Config, db: Queryable): Promise<{ knowledge: Providers['knowledge']; identify?: Identify }> {
+  const p = await buildProviders(config, db);
   if (!p.model) return { knowledge: p.knowledge };
+  const { modelIdentifier } = await import('./identify.ts');
   return { knowledge: p.knowledge, identify: modelIdentifier(p.model, p.knowledge, db, { wikidata: config.providers.knowledge.provider === 'wikidata' }) };
 }

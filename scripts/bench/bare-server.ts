@@ -7,12 +7,12 @@ import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/bare', async () => ({ status: 'ok' }));
-const bodies = new Map<number, Buffer>();
+const bodies = new Map<number, string>();
 app.get<{ Querystring: { bytes?: string } }>('/bare-sized', async (req, reply) => {
   const n = Math.min(Math.max(Number(req.query.bytes) || 0, 16), 10_000_000);
   let body = bodies.get(n);
   if (!body) {
-    body = Buffer.from(JSON.stringify({ padding: 'x'.repeat(n - 16) }).padEnd(n, ' '));
+    body = JSON.stringify({ padding: 'x'.repeat(n - 16) }).padEnd(n, ' ');
     bodies.set(n, body);
   }
   return reply.type('application/json; charset=utf-8').send(body);

@@ -32,7 +32,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
   if (opts.workers) await startAllWorkers(boss, db.pool, undefined, config);
   const app = await buildApp({
     config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
-    ...apiProviders(config, db.pool), enqueue: bossEnqueue(boss),
+    ...(await apiProviders(config, db.pool)), enqueue: bossEnqueue(boss),
   });
   await app.ready();
   return {
