@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderConfig } from '../../config.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
-  StructuredModel, correctionText,
+  StructuredModel, correctionText, settingsFrom,
   type MeteredModelProvider, type Wire, type WireAnswer, type WireCall, type WireFailure,
 } from './structured.ts';
 
@@ -120,15 +120,5 @@ export function anthropicWire(cfg: ProviderConfig['model']): Wire {
 }
 
 export function anthropicModel(cfg: ProviderConfig['model'], deps: { db: Queryable; dailySpendLimitUsd: number }): MeteredModelProvider {
-  if (!cfg.name) throw new Error('MODEL_NAME is needed for MODEL_PROVIDER=anthropic');
-  return new StructuredModel(anthropicWire(cfg), {
-    db: deps.db,
-    dailySpendLimitUsd: deps.dailySpendLimitUsd,
-    model: cfg.name,
-    apiKey: cfg.apiKey,
-    priceInputPerMTok: cfg.priceInputPerMTok,
-    priceOutputPerMTok: cfg.priceOutputPerMTok,
-    maxRetries: cfg.maxRetries,
-    concurrency: cfg.concurrency,
-  });
+  return new StructuredModel(anthropicWire(cfg), settingsFrom('anthropic', cfg, deps));
 }

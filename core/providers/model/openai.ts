@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ProviderConfig } from '../../config.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
-  StructuredModel, correctionText, parseJsonText,
+  StructuredModel, correctionText, parseJsonText, settingsFrom,
   type MeteredModelProvider, type Wire, type WireAnswer, type WireCall, type WireFailure,
 } from './structured.ts';
 
@@ -88,15 +88,5 @@ export function openaiWire(cfg: ProviderConfig['model']): Wire {
 }
 
 export function openaiModel(cfg: ProviderConfig['model'], deps: { db: Queryable; dailySpendLimitUsd: number }): MeteredModelProvider {
-  if (!cfg.name) throw new Error('MODEL_NAME is needed for MODEL_PROVIDER=openai');
-  return new StructuredModel(openaiWire(cfg), {
-    db: deps.db,
-    dailySpendLimitUsd: deps.dailySpendLimitUsd,
-    model: cfg.name,
-    apiKey: cfg.apiKey,
-    priceInputPerMTok: cfg.priceInputPerMTok,
-    priceOutputPerMTok: cfg.priceOutputPerMTok,
-    maxRetries: cfg.maxRetries,
-    concurrency: cfg.concurrency,
-  });
+  return new StructuredModel(openaiWire(cfg), settingsFrom('openai', cfg, deps));
 }

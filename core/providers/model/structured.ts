@@ -87,6 +87,19 @@ export type StructuredSettings = {
   concurrency: number;
 };
 
+/** The settings a model adapter is built with, from MODEL_* (one place for both wires). */
+export function settingsFrom(
+  provider: string,
+  cfg: { name: string | undefined; apiKey: string | undefined; priceInputPerMTok: number; priceOutputPerMTok: number; maxRetries: number; concurrency: number },
+  deps: { db: Queryable; dailySpendLimitUsd: number },
+): StructuredSettings {
+  if (!cfg.name) throw new Error(`MODEL_NAME is needed for MODEL_PROVIDER=${provider}`);
+  return {
+    db: deps.db, dailySpendLimitUsd: deps.dailySpendLimitUsd, model: cfg.name, apiKey: cfg.apiKey,
+    priceInputPerMTok: cfg.priceInputPerMTok, priceOutputPerMTok: cfg.priceOutputPerMTok, maxRetries: cfg.maxRetries, concurrency: cfg.concurrency,
+  };
+}
+
 /** The text of the user turn that asks again; the same for both wires. */
 export function correctionText(problem: string): string {
   return `Your previous answer could not be used: ${problem}. Answer again, with only the answer in the required JSON shape.`;
