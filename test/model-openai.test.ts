@@ -1,65 +1,34 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ProviderConfig } from '../core/config.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { recordSpend, spentToday } from '../core/limits/spend.ts';
 import { ModelError, modelProvider } from '../core/providers/model/index.ts';
-import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
+import { Verdict, modelHarness } from './helpers/model-harness.ts';
 import { openaiReply, startOpenAIServer, type FakeModelServer } from './helpers/model-servers.ts';
 
 // Real SDK, real HTTP, real PostgreSQL: only the far end is ours.
 // Shaped like a local server's key (vLLM takes any string), so only the exact-key redaction can catch it.
 const KEY = 'local-NEVER-SHOW-0123456789abcdef';
-const Verdict = z.object({ verdict: z.enum(['true', 'false', 'unclear']), confidence: z.number().min(0).max(1) });
 const GOOD = { verdict: 'false', confidence: 0.8 };
 
-let db: TestDatabase;
-let server: FakeModelServer;
-const thrown: unknown[] = [];
-beforeAll(async () => {
-  db = await createTestDatabase('model_openai');
-  server = await startOpenAIServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
-beforeEach(() => server.reset());
-
-const cfg = (over: Partial<ProviderConfig['model']> = {}): ProviderConfig['model'] => ({
-  provider: 'openai', baseUrl: server.url, apiKey: KEY, name: 'test-model', judgeName: undefined,
-  priceInputPerMTok: 2, priceOutputPerMTok: 10, timeoutMs: 5_000, maxRetries: 2, concurrency: 4, ...over,
-});
-const make = (over: Partial<ProviderConfig['model']> = {}, dailySpendLimitUsd = 1_000) =>
-  modelProvider(cfg(over), { db: db.pool, dailySpendLimitUsd })!;
-// Each test asks something of its own: the cache lives in the file's database.
-let n = 0;
-const ask = (purpose: string, extra: { model?: string; maxOutputTokens?: number } = {}) =>
-  ({ purpose, system: 'You judge claims.', prompt: `Is claim ${++n} true? SECRET-PROMPT-TEXT`, schema: Verdict, ...extra });
-const spendFor = async (purpose: string) =>
-  (await db.pool.query<{ input_tokens: number; output_tokens: number; amount_usd: number; provider: string }>(
-    'SELECT provider, input_tokens, output_tokens, amount_usd FROM spend_ledger WHERE purpose = $1 ORDER BY id', [purpose])).rows;
-async function failure<E>(p: Promise<unknown>, type: new (...a: never[]) => E): Promise<E> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  thrown.push(err);
-  expect(err).toBeInstanceOf(type);
-  return err as E;
-}
+const h = modelHarness({ label: 'model_openai', provider: 'openai', start: startOpenAIServer, key: KEY, model: 'test-model', prices: { input: 2, output: 10 } });
+const { thrown, cfg, make, ask, spendFor, failure } = h;
 
 describe('OpenAI-compatible model adapter', () => {
   it('is null for MODEL_PROVIDER=none', () => {
-    expect(modelProvider({ ...cfg(), provider: 'none' }, { db: db.pool, dailySpendLimitUsd: 1 })).toBeNull();
+    expect(modelProvider({ ...cfg(), provider: 'none' }, { db: h.db.pool, dailySpendLimitUsd: 1 })).toBeNull();
   });
 
   it('sends the schema as response_format, validates the JSON answer, records spend', async () => {
-    server.reply(openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(GOOD));
     const m = make();
     expect([m.name, m.model]).toEqual(['openai', 'test-model']);
     const request = ask('judge-a', { maxOutputTokens: 300 });
     await expect(m.complete(request)).resolves.toEqual(GOOD);
 
-    expect(server.requests).toHaveLength(1);
-    const { headers, body } = server.requests[0]!;
+    expect(h.server.requests).toHaveLength(1);
+    const { headers, body } = h.server.requests[0]!;
     expect(headers['authorization']).toBe(`Bearer ${KEY}`);
     expect(body.model).toBe('test-model');
     expect(body.messages).toEqual([{ role: 'system', content: 'You judge claims.' }, { role: 'user', content: request.prompt }]);
@@ -76,34 +45,34 @@ describe('OpenAI-compatible model adapter', () => {
   });
 
   it('calls the model the request names instead of the default (the second judge)', async () => {
-    server.reply(openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(GOOD));
     await make().complete(ask('judge-b', { model: 'judge-model' }));
-    expect(server.requests[0]!.body.model).toBe('judge-model');
+    expect(h.server.requests[0]!.body.model).toBe('judge-model');
   });
 
   it('answers an identical request from the cache: no request, no spend, across instances', async () => {
-    server.reply(openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(GOOD));
     const request = ask('cache');
     await make().complete(request);
     const again = make();
     await expect(again.complete(request)).resolves.toEqual(GOOD);
-    expect(server.requests).toHaveLength(1);
+    expect(h.server.requests).toHaveLength(1);
     expect(await spendFor('cache')).toHaveLength(1);
     expect(again.usage()).toMatchObject({ calls: 0, cacheHits: 1, costUsd: 0 });
     // A different output limit is a different request.
-    server.reply(openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(GOOD));
     await again.complete({ ...request, maxOutputTokens: 50 });
-    expect(server.requests).toHaveLength(2);
+    expect(h.server.requests).toHaveLength(2);
   });
 
   it('asks again once with the validation error, and pays for both calls', async () => {
     const bad = { verdict: 'maybe', confidence: 2 };
-    server.reply(openaiReply.answer(bad), openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(bad), openaiReply.answer(GOOD));
     const m = make();
     const request = ask('extract');
     await expect(m.complete(request)).resolves.toEqual(GOOD);
-    expect(server.requests).toHaveLength(2);
-    const messages = server.requests[1]!.body.messages;
+    expect(h.server.requests).toHaveLength(2);
+    const messages = h.server.requests[1]!.body.messages;
     expect(messages).toHaveLength(4);
     expect(messages[2]).toEqual({ role: 'assistant', content: JSON.stringify(bad) });
     expect(messages[3].role).toBe('user');
@@ -115,7 +84,7 @@ describe('OpenAI-compatible model adapter', () => {
   });
 
   it('throws ModelError when the second answer is invalid too, and caches nothing', async () => {
-    server.reply(openaiReply.answer({ verdict: 'maybe' }), openaiReply.answer({ verdict: 'perhaps' }));
+    h.server.reply(openaiReply.answer({ verdict: 'maybe' }), openaiReply.answer({ verdict: 'perhaps' }));
     const request = ask('criteria');
     const err = await failure(make().complete(request), ModelError);
     expect(err.kind).toBe('invalid-answer');
@@ -123,101 +92,101 @@ describe('OpenAI-compatible model adapter', () => {
     expect(err.message).toMatch(/does not match the schema/);
     expect(err.message).not.toMatch(/SECRET-PROMPT-TEXT|perhaps/);
     expect(await spendFor('criteria')).toHaveLength(2);
-    server.reply(openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.answer(GOOD));
     await expect(make().complete(request)).resolves.toEqual(GOOD);
-    expect(server.requests).toHaveLength(3);
+    expect(h.server.requests).toHaveLength(3);
   });
 
   it('still returns a valid answer that jsonb cannot store (a NUL character), uncached', async () => {
     const Text = z.object({ text: z.string() });
-    server.otherwise(openaiReply.answer({ text: 'a\u0000b' }));
-    const request = { purpose: 'nul', system: 's', prompt: `nul ${++n}`, schema: Text };
+    h.server.otherwise(openaiReply.answer({ text: 'a\u0000b' }));
+    const request = { purpose: 'nul', system: 's', prompt: `nul ${h.unique()}`, schema: Text };
     await expect(make().complete(request)).resolves.toEqual({ text: 'a\u0000b' });
     await expect(make().complete(request)).resolves.toEqual({ text: 'a\u0000b' });
-    expect(server.requests).toHaveLength(2);
+    expect(h.server.requests).toHaveLength(2);
   });
 
   it('treats malformed JSON as invalid, and forgives a ```json fence', async () => {
-    server.reply(openaiReply.answer('{"verdict": "false", conf'), openaiReply.answer(`\`\`\`json\n${JSON.stringify(GOOD)}\n\`\`\``));
+    h.server.reply(openaiReply.answer('{"verdict": "false", conf'), openaiReply.answer(`\`\`\`json\n${JSON.stringify(GOOD)}\n\`\`\``));
     await expect(make().complete(ask('malformed'))).resolves.toEqual(GOOD);
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.body.messages[3].content).toMatch(/not valid JSON/);
+    expect(h.server.requests).toHaveLength(2);
+    expect(h.server.requests[1]!.body.messages[3].content).toMatch(/not valid JSON/);
   });
 
   it('treats refusals and empty answers as invalid', async () => {
-    server.reply(openaiReply.refusal(), openaiReply.answer(''));
+    h.server.reply(openaiReply.refusal(), openaiReply.answer(''));
     const err = await failure(make().complete(ask('refused')), ModelError);
     expect(err.message).toMatch(/empty/);
-    expect(server.requests[1]!.body.messages[3].content).toMatch(/refused/);
+    expect(h.server.requests[1]!.body.messages[3].content).toMatch(/refused/);
   });
 
   it('waits as a 429 Retry-After says, then succeeds', async () => {
-    server.reply(openaiReply.error(429, 'Rate limit reached', { type: 'rate_limit_error', headers: { 'retry-after': '1' } }), openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.error(429, 'Rate limit reached', { type: 'rate_limit_error', headers: { 'retry-after': '1' } }), openaiReply.answer(GOOD));
     const started = Date.now();
     await expect(make().complete(ask('rate'))).resolves.toEqual(GOOD);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(server.requests).toHaveLength(2);
+    expect(h.server.requests).toHaveLength(2);
     expect(await spendFor('rate')).toHaveLength(1);
   });
 
   it('retries a 500, then succeeds', async () => {
-    server.reply(openaiReply.error(500, 'The server had an error'), openaiReply.answer(GOOD));
+    h.server.reply(openaiReply.error(500, 'The server had an error'), openaiReply.answer(GOOD));
     await expect(make().complete(ask('flaky'))).resolves.toEqual(GOOD);
-    expect(server.requests).toHaveLength(2);
+    expect(h.server.requests).toHaveLength(2);
   });
 
   it('gives up on a persistent 500 after maxRetries + 1 requests, with the status', async () => {
-    server.otherwise(openaiReply.error(500, 'The server had an error'));
+    h.server.otherwise(openaiReply.error(500, 'The server had an error'));
     // 1, not the SDK's default of 2: the setting must reach the SDK.
     const err = await failure(make({ maxRetries: 1 }).complete(ask('down')), ModelError);
-    expect(server.requests).toHaveLength(2);
+    expect(h.server.requests).toHaveLength(2);
     expect(err).toMatchObject({ kind: 'http', status: 500, purpose: 'down' });
     expect(err.message).toMatch(/HTTP 500.*\(after 1 retry\)$/);
     expect(await spendFor('down')).toHaveLength(0);
   });
 
   it('gives up on a server that never answers within about timeoutMs', async () => {
-    server.otherwise({ hang: true });
+    h.server.otherwise({ hang: true });
     const started = Date.now();
     const err = await failure(make({ timeoutMs: 300, maxRetries: 0 }).complete(ask('hang')), ModelError);
     const elapsed = Date.now() - started;
     expect(err.kind).toBe('timeout');
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(3_000);
-    expect(server.requests).toHaveLength(1);
+    expect(h.server.requests).toHaveLength(1);
   });
 
   it('sends nothing once the day’s spend has reached the ceiling', async () => {
-    await recordSpend(db.pool, { provider: 'other', purpose: 'elsewhere', amountUsd: 5 });
+    await recordSpend(h.db.pool, { provider: 'other', purpose: 'elsewhere', amountUsd: 5 });
     const err = await failure(make({}, 1).complete(ask('ceiling')), UnavailableError);
     expect(err).toMatchObject({ status: 503, code: 'spend-limit' });
-    expect(server.requests).toHaveLength(0);
+    expect(h.server.requests).toHaveLength(0);
   });
 
   it('checks the ceiling before the correction too', async () => {
     // The first (invalid) answer costs 1 USD and crosses a ceiling set just above today's spend.
-    const limit = (await spentToday(db.pool)) + 0.5;
-    server.reply(openaiReply.answer({ verdict: 'maybe' }, { usage: { prompt_tokens: 100, completion_tokens: 0 } }));
+    const limit = (await spentToday(h.db.pool)) + 0.5;
+    h.server.reply(openaiReply.answer({ verdict: 'maybe' }, { usage: { prompt_tokens: 100, completion_tokens: 0 } }));
     await failure(make({ priceInputPerMTok: 10_000 }, limit).complete(ask('ceiling-2')), UnavailableError);
-    expect(server.requests).toHaveLength(1);
+    expect(h.server.requests).toHaveLength(1);
     expect(await spendFor('ceiling-2')).toEqual([expect.objectContaining({ amount_usd: 1 })]);
   });
 
   it('keeps at most `concurrency` calls in flight', async () => {
-    server.otherwise(openaiReply.answer(GOOD, { delayMs: 150 }));
+    h.server.otherwise(openaiReply.answer(GOOD, { delayMs: 150 }));
     const m = make({ concurrency: 2 });
     const answers = await Promise.all(Array.from({ length: 6 }, () => m.complete(ask('parallel'))));
     expect(answers).toEqual(Array(6).fill(GOOD));
-    expect(server.requests).toHaveLength(6);
-    expect(server.maxInFlight).toBe(2);
+    expect(h.server.requests).toHaveLength(6);
+    expect(h.server.maxInFlight).toBe(2);
   });
 
   it('never puts the API key in an error, even when the server echoes it', async () => {
-    server.reply(openaiReply.error(401, `Incorrect API key provided: ${KEY}. You can find your API key at ...`, { type: 'invalid_request_error', code: 'invalid_api_key' }));
+    h.server.reply(openaiReply.error(401, `Incorrect API key provided: ${KEY}. You can find your API key at ...`, { type: 'invalid_request_error', code: 'invalid_api_key' }));
     const err = await failure(make().complete(ask('auth')), ModelError);
     expect(err).toMatchObject({ kind: 'http', status: 401 });
     expect(err.message).toMatch(/HTTP 401 \(invalid_request_error\)/);
-    expect(server.requests).toHaveLength(1); // 401 is not retried
+    expect(h.server.requests).toHaveLength(1); // 401 is not retried
     for (const e of thrown) {
       expect(e).toBeInstanceOf(Error);
       const text = `${(e as Error).message}\n${(e as Error).stack}\n${JSON.stringify(e)}`;
@@ -228,10 +197,10 @@ describe('OpenAI-compatible model adapter', () => {
   });
 
   it('works with a local server that needs no key, sending a placeholder that is plainly not one', async () => {
-    server.reply(openaiReply.answer(GOOD, { usage: null }));
+    h.server.reply(openaiReply.answer(GOOD, { usage: null }));
     const m = make({ apiKey: undefined, priceInputPerMTok: 0, priceOutputPerMTok: 0 });
     await expect(m.complete(ask('local'))).resolves.toEqual(GOOD);
-    expect(server.requests[0]!.headers['authorization']).toBe('Bearer no-key-configured');
+    expect(h.server.requests[0]!.headers['authorization']).toBe('Bearer no-key-configured');
     // No usage reported: a call is counted, nothing is recorded as spend.
     expect(m.usage()).toMatchObject({ calls: 1, inputTokens: 0 });
     expect(await spendFor('local')).toHaveLength(0);
