@@ -87,6 +87,18 @@ describe('stored reports in memory', () => {
     expect(JSON.parse((await stored.byId('rep_cache000000000000a'))!.json.text).report).toEqual({ n: 4 });
   });
 
+  it('holds an ASCII envelope as text and any other as its UTF-8 bytes, both read back the same', async () => {
+    const stored = new StoredReports(db.pool, feed);
+    await addReport('rep_cache00000000000ee', { quote: 'Fares rise to £2 — “from May”' });
+    const other = (await stored.byId('rep_cache00000000000ee'))!;
+    expect(Buffer.isBuffer(other.json.body)).toBe(true);
+    expect(JSON.parse(other.json.text).report.quote).toBe('Fares rise to £2 — “from May”');
+    const ascii = (await stored.byId('rep_cache000000000000a'))!;
+    expect(typeof ascii.json.body).toBe('string');
+    await db.pool.query(`DELETE FROM reports WHERE id = $1`, ['rep_cache00000000000ee']);
+    await feed.settled();
+  });
+
   it('keeps no more than its byte bound', async () => {
     const stored = new StoredReports(db.pool, feed, 40);
     await addReport('rep_cache000000000000c', { text: 'x'.repeat(30) });
