@@ -7,7 +7,7 @@
  * resident memory before and at its peak (VmHWM).
  * Options: --claims N (default 100000; half go to one subject), --json.
  */
-import { mkdtemp, chmod, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, chmod, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,17 +15,11 @@ import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { createKey } from '../core/keys.ts';
 import { seedClaims } from './bench/seed-claims.ts';
-import { spawnListening, stop } from './bench/process.ts';
+import { residentMib, spawnListening, stop } from './bench/process.ts';
 
 const { values } = parseArgs({ options: { claims: { type: 'string', default: '100000' }, json: { type: 'boolean', default: false } } });
 const total = Number(values.claims);
 const subjects = 50;
-
-async function rssMb(pid: number) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (f: string) => Number(new RegExp(`^${f}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { now: kb('VmRSS'), peak: kb('VmHWM') };
-}
 
 const pgDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-export-pg-'));
 const serviceDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-export-'));
@@ -41,7 +35,7 @@ try {
   const service = await spawnListening('scripts/start.ts', { DATABASE_URL: db.url, DATA_DIR: serviceDir, PORT: '0', ROLE: 'api', RATE_LIMIT_STORE: 'memory', LOAD_SAMPLE_PACK: 'false' });
   const pid = service.child.pid!;
   const runs: Record<string, { mib: number; seconds: number; mib_per_s: number; ttfb_ms: number }> = {};
-  const before = await rssMb(pid);
+  const before = await residentMib(pid);
   for (const [name, query] of [['jsonl', 'format=jsonl'], ['csv_claims', 'format=csv&table=claims']] as const) {
     const start = performance.now();
     const res = await fetch(`${service.url}/v1/export?${query}`, { headers: { authorization: `Bearer ${key}` } });
@@ -55,7 +49,7 @@ try {
     const seconds = (performance.now() - start) / 1000;
     runs[name] = { mib: Math.round((bytes / 2 ** 20) * 10) / 10, seconds: Math.round(seconds * 100) / 100, mib_per_s: Math.round((bytes / 2 ** 20 / seconds) * 10) / 10, ttfb_ms: Math.round(ttfb) };
   }
-  const after = await rssMb(pid);
+  const after = await residentMib(pid);
   await stop(service.child);
   const result = {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,

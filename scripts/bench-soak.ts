@@ -20,11 +20,11 @@
  * --check-every S (default 5), --export-every S (default 30), --flat MiB/min
  * (default 1), --json.
  */
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { keyFor, spawnListening, stop } from './bench/process.ts';
+import { keyFor, spawnListening, stop, residentMib } from './bench/process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,12 +47,6 @@ const SAMPLE_MS = 10_000;
 const MAX_IN_FLIGHT = 2_000;
 for (const [name, v] of Object.entries({ minutes, rate, checkEveryMs, exportEveryMs, flatMibPerMin })) {
   if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
-}
-
-async function rssMib(pid: number): Promise<{ now: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (f: string) => Number(new RegExp(`^${f}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-  return { now: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** Least-squares slope of y against x. */
@@ -150,7 +144,7 @@ try {
 
   const pending = new Set<Promise<void>>();
   const start = performance.now();
-  rss.push({ t_s: 0, rss_mib: round((await rssMib(pid)).now) });
+  rss.push({ t_s: 0, rss_mib: round((await residentMib(pid)).now) });
   let nextSample = SAMPLE_MS;
   let nextCheck = checkEveryMs;
   let nextExport = exportEveryMs;
@@ -169,14 +163,14 @@ try {
       void p.finally(() => pending.delete(p));
     }
     if (elapsed >= nextSample) {
-      rss.push({ t_s: round(elapsed / 1000), rss_mib: round((await rssMib(pid)).now) });
+      rss.push({ t_s: round(elapsed / 1000), rss_mib: round((await residentMib(pid)).now) });
       nextSample += SAMPLE_MS;
       if (rss.length % 6 === 1) process.stderr.write(`soak: ${round(elapsed / 60_000)} min, ${sent} requests sent, RSS ${rss.at(-1)!.rss_mib} MiB\n`);
     }
     await sleep(5);
   }
   await Promise.all(pending);
-  const end = await rssMib(pid);
+  const end = await residentMib(pid);
   rss.push({ t_s: round((performance.now() - start) / 1000), rss_mib: round(end.now) });
 
   const table = perMinute.map((m, i) => {

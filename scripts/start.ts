@@ -16,7 +16,7 @@ import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { bossEnqueue } from '../jobs/enqueue.ts';
 import { startAllWorkers } from '../jobs/workers.ts';
 import { closePipelinePool, configurePipelineThreads, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
-import { apiProviders } from '../core/providers/index.ts';
+import { apiProviders, buildProviders } from '../core/providers/index.ts';
 import { createLogger } from './logger.ts';
 
 async function main(): Promise<void> {
@@ -35,12 +35,14 @@ async function main(): Promise<void> {
   let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
+    // One set of providers for the workers and the API of this process.
+    const providers = await buildProviders(config, db.pool);
     const loaded = config.loadSamplePack ? await loadSamplePackOnce(db.pool) : null;
     if (loaded) log.info({ subjects: loaded.subjects.read, documents: loaded.documents.read }, 'sample pack loaded (first start)');
     boss = await startBoss({ databaseUrl: db.url, role: config.role, onError: (err) => log.warn({ error: err.message }, 'pg-boss') });
     if (config.role !== 'api') {
       configurePipelineThreads(config.pipelineThreads);
-      await startAllWorkers(boss, db.pool, log, config);
+      await startAllWorkers(boss, db.pool, log, config, providers);
     }
     if (loaded) {
       // The first start shows the main job: a report job for every sample subject
@@ -52,7 +54,7 @@ async function main(): Promise<void> {
     }
     if (config.role !== 'worker') {
       app = await buildApp(
-        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...(await apiProviders(config, db.pool)), enqueue: bossEnqueue(boss) },
+        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...(await apiProviders(config, db.pool, providers)), enqueue: bossEnqueue(boss) },
         { logger: log },
       );
       const address = await app.listen({ host: config.host, port: config.port });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedClaims } from '../scripts/bench/seed-claims.ts';
 import { createKey } from '../core/keys.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
-import { residentMb, startService, stopService, type Service } from './helpers/process.ts';
+import { residentMib, startService, stopService, type Service } from './helpers/process.ts';
 
 // GET /v1/export over HTTP with 100,000 stored claims (one subject alone holds
 // 50,000), from the service started as `npm start` starts it, with its V8 heap
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 async function exportCounting(query: string) {
-  const before = await residentMb(service.child.pid!);
+  const before = await residentMib(service.child.pid!);
   let bytes = 0;
   let lines = 0;
   let tail = '';
@@ -58,7 +58,7 @@ async function exportCounting(query: string) {
       if (m) claimIds.add(m[1] ?? m[2]!);
     }
   }
-  const after = await residentMb(service.child.pid!);
+  const after = await residentMib(service.child.pid!);
   return { bytes, lines, claimIds: claimIds.size, rssBeforeMb: before.now, rssPeakMb: after.peak };
 }
 

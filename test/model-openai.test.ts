@@ -205,4 +205,19 @@ describe('OpenAI-compatible model adapter', () => {
     expect(m.usage()).toMatchObject({ calls: 1, inputTokens: 0 });
     expect(await spendFor('local')).toHaveLength(0);
   });
+
+  it('an ephemeral request (text sent to be checked) neither reads from nor writes to the cache', async () => {
+    h.server.otherwise(openaiReply.answer(GOOD));
+    const request = { ...ask('ephemeral'), ephemeral: true };
+    await make().complete(request);
+    await make().complete(request);
+    expect(h.server.requests).toHaveLength(2);
+    const stored = await h.db.pool.query(`SELECT count(*)::int AS n FROM model_cache WHERE purpose = 'ephemeral'`);
+    expect(stored.rows[0].n).toBe(0);
+    // The same request not marked so is cached: one more call, then a hit.
+    await make().complete({ ...request, ephemeral: false });
+    await make().complete({ ...request, ephemeral: false });
+    expect(h.server.requests).toHaveLength(3);
+  });
+
 });

@@ -80,6 +80,8 @@ describe('report lifecycle', () => {
 
   it('a report 90 days old or more: 200 with stale: true while exactly one refresh job runs', async () => {
     const { rows } = await t.db.pool.query(`SELECT id FROM reports WHERE subject_id = $1`, [LEDGER]);
+    // Held in the API's memory first, so that seeing it stale below means the change was heard (both of its maps are forgotten together).
+    expect((await t.app.inject({ method: 'GET', url: `/v1/reports/${rows[0].id}`, headers: alice })).json().stale).toBe(false);
     await t.db.pool.query(`UPDATE reports SET generated_at = now() - interval '91 days' WHERE subject_id = $1`, [LEDGER]);
     // The API serves stored reports from memory until it hears of a change (a NOTIFY, milliseconds later).
     await until(async () => (await t.app.inject({ method: 'GET', url: `/v1/reports/${rows[0].id}`, headers: alice })).json().stale === true, 'the API to hear of the change', 5_000);

@@ -6,9 +6,9 @@ import helmet from 'helmet';
  * Security headers on every response (errors included), as helmet sets them.
  * Helmet's headers here depend on nothing in the request (no nonces), so its
  * middleware is run once, at start, against a recording response, and each
- * request gets the recorded headers: running its thirteen middlewares per
- * request cost a sixth of a stored report's time (and @fastify/helmet, which
- * rebuilds them per request, a third of a small route's throughput).
+ * request gets the recorded headers instead of running its thirteen
+ * middlewares (@fastify/helmet, which rebuilds them per request, cost a third
+ * of a small route's throughput).
  * JSON API responses: nothing may be loaded or framed from them.
  */
 export function securityHeaders(): { set: [string, string][]; removed: string[] } {

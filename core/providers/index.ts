@@ -43,8 +43,8 @@ export async function buildProviders(config: Config, db: Queryable): Promise<Pro
 }
 
 /** What the API needs of the providers: knowledge for names and ids, and the model's identification of names nothing else knows. */
-export async function apiProviders(config: Config, db: Queryable): Promise<{ knowledge: Providers['knowledge']; identify?: Identify }> {
-  const p = await buildProviders(config, db);
+export async function apiProviders(config: Config, db: Queryable, given?: Providers): Promise<{ knowledge: Providers['knowledge']; identify?: Identify }> {
+  const p = given ?? (await buildProviders(config, db));
   if (!p.model) return { knowledge: p.knowledge };
   const { modelIdentifier } = await import('./identify.ts');
   return { knowledge: p.knowledge, identify: modelIdentifier(p.model, p.knowledge, db, { wikidata: config.providers.knowledge.provider === 'wikidata' }) };

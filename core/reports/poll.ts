@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { NotFoundError } from '../errors.ts';
 import { getJob } from './jobs.ts';
-import { reportById, storedEnvelopeJson } from './read.ts';
+import { reportById } from './read.ts';
 import type { StoredReports } from './stored.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { StoredReports } from './stored.ts';
  * A job is visible only to the keys that asked for it: to anyone else it does
  * not exist (404), so job ids leak nothing across keys.
  */
-export async function poll(db: Queryable, id: string, keyId: number, reports?: StoredReports) {
+export async function poll(db: Queryable, id: string, keyId: number, reports: StoredReports) {
   if (id.startsWith('job_')) {
     const job = await getJob(db, id);
     if (!job || !job.callers.includes(keyId)) throw new NotFoundError(`No job ${id} for this key.`);
@@ -30,7 +30,7 @@ export async function poll(db: Queryable, id: string, keyId: number, reports?: S
     };
   }
   if (id.startsWith('rep_')) {
-    const stored = reports ? await reports.byId(id) : await storedEnvelopeJson(db, { reportId: id });
+    const stored = await reports.byId(id);
     if (stored) return stored.json;
   }
   throw new NotFoundError(`No job or report ${id}. Job ids start with job_, report ids with rep_.`);

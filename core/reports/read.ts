@@ -37,11 +37,6 @@ export function envelopeJson(r: StoredText, now = new Date()): { json: RawJson; 
   return { json: new RawJson(`${head.slice(0, -1)},"report":${r.report},${tail.slice(1)}`), generatedAt: r.generatedAt };
 }
 
-export async function storedEnvelopeJson(db: Queryable, where: { reportId: string } | { subjectId: string }, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
-  const r = await storedReportText(db, where);
-  return r ? envelopeJson(r, now) : null;
-}
-
 export async function latestReport(db: Queryable, subjectId: string): Promise<ReportRow | null> {
   const { rows } = await db.query<ReportRow>(
     `SELECT ${COLUMNS} FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1`,

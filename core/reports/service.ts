@@ -6,7 +6,7 @@ import { spentToday } from '../limits/spend.ts';
 import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
 import type { ReportRequest } from '../schemas/requests.ts';
 import { openReportJob } from './jobs.ts';
-import { isStale, storedEnvelopeJson } from './read.ts';
+import { isStale } from './read.ts';
 import type { RawJson } from '../json.ts';
 import type { StoredReports } from './stored.ts';
 
@@ -25,7 +25,7 @@ import type { StoredReports } from './stored.ts';
 /** Sends a job to the queue inside the caller's transaction, so a job row never exists without its queue entry. */
 export type Enqueue = (queue: 'report' | 'check', payload: { job_id: string }, tx: PoolClient) => Promise<void>;
 
-export type ReportDeps = { pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits; reports?: StoredReports };
+export type ReportDeps = { pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits; reports: StoredReports };
 
 export function candidateOf(s: KnownSubject) {
   return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description };
@@ -74,7 +74,7 @@ async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, 
 
 export async function requestReport(deps: ReportDeps, keyId: number, body: ReportRequest, now = new Date()): Promise<ReportAnswer> {
   const subject = await subjectOfRequest(deps.knowledge, body);
-  const stored = body.refresh ? null : deps.reports ? await deps.reports.latestFor(subject.subject_id, now) : await storedEnvelopeJson(deps.pool, { subjectId: subject.subject_id }, now);
+  const stored = body.refresh ? null : await deps.reports.latestFor(subject.subject_id, now);
   if (stored) {
     if (isStale(stored.generatedAt, now)) await refreshInBackground(deps, subject.subject_id, body);
     return { status: 200, body: stored.json };

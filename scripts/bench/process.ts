@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,4 +31,11 @@ export function stop(child: ChildProcess): Promise<void> {
 
 export function keyFor(name: string, env: Record<string, string>): string {
   return execFileSync(NODE, ['scripts/key.ts', 'create', name], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' }).trim();
+}
+
+/** A process's resident memory now (VmRSS) and at its peak (VmHWM), in MiB, from /proc. */
+export async function residentMib(pid: number): Promise<{ now: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+  return { now: mib('VmRSS'), peak: mib('VmHWM') };
 }

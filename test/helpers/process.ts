@@ -63,10 +63,5 @@ export async function postgresPidsFor(clusterDir: string): Promise<number[]> {
   }
 }
 
-/** A process's peak resident set (VmHWM) and current one (VmRSS), in MiB, from /proc. */
-export async function residentMb(pid: number): Promise<{ peak: number; now: number }> {
-  const { readFile } = await import('node:fs/promises');
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
-}
+/** Resident memory of a process, as the benchmarks read it. */
+export { residentMib } from '../../scripts/bench/process.ts';

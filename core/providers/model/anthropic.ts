@@ -65,7 +65,10 @@ function readAnswer(res: Anthropic.Messages.Message, wrapped: boolean): WireAnsw
 }
 
 export function anthropicWire(cfg: ProviderConfig['model']): Wire {
-  // Every option the SDK would otherwise read from process.env is given here.
+  // Every setting the SDK would otherwise take from its ANTHROPIC_* variables is
+  // given here (config.ts is the one reader of the environment); only
+  // ANTHROPIC_CUSTOM_HEADERS, which the SDK reads whatever it is given, is not.
+  // No OpenTelemetry: without this the SDK decides from ANTHROPIC_OPEN_TELEMETRY*.
   const client = new Anthropic({
     baseURL: cfg.baseUrl ?? OFFICIAL_BASE_URL,
     apiKey: cfg.apiKey ?? NO_KEY,
@@ -73,6 +76,7 @@ export function anthropicWire(cfg: ProviderConfig['model']): Wire {
     timeout: cfg.timeoutMs,
     maxRetries: cfg.maxRetries,
     logLevel: 'off',
+    openTelemetry: false,
   });
 
   return {

@@ -23,8 +23,9 @@ const formatName = (purpose: string) => purpose.replace(/[^a-zA-Z0-9_-]/g, '_').
 
 export function openaiWire(cfg: ProviderConfig['model']): Wire {
   const official = !cfg.baseUrl;
-  // Every option the SDK would otherwise read from process.env is given here:
-  // config.ts is the one reader of the environment.
+  // Every setting the SDK would otherwise take from its OPENAI_* variables is
+  // given here (config.ts is the one reader of the environment); only
+  // OPENAI_CUSTOM_HEADERS, which the SDK reads whatever it is given, is not.
   const client = new OpenAI({
     baseURL: cfg.baseUrl ?? OFFICIAL_BASE_URL,
     apiKey: cfg.apiKey ?? NO_KEY,
