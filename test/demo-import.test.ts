@@ -14,12 +14,13 @@ import { demoJudge } from '../jobs/demo-judge.ts';
 import { closePipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 import { NODE, ROOT } from './helpers/process.ts';
+import { SHARED_DATA } from './helpers/shared-data.ts';
 
 // Importers into a real database, with the real machine judge over a small
 // corpus written here (invented subjects and publishers), then slices of the
 // real data files in ../shared/data through the command line.
 
-const DATA = path.resolve(ROOT, '..', 'shared', 'data');
+const DATA = SHARED_DATA;
 const TODAY = '2026-11-21';
 const run = promisify(execFile);
 

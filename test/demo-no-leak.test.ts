@@ -10,7 +10,7 @@ import { statementOf, type DemoRow } from '../core/demo/rows.ts';
 import type { FetchedDocument } from '../core/providers/types.ts';
 import { judgeStatement, pipelineClaim } from '../jobs/demo-judge.ts';
 import type { AssessTask } from '../jobs/pipeline/cpu-worker.ts';
-import { ROOT } from './helpers/process.ts';
+import { SHARED_DATA } from './helpers/shared-data.ts';
 
 // The machine judges a demo claim without seeing its published outcome. What
 // reaches the evidence search (findDocuments) and the judges (runAssess) is
@@ -18,7 +18,7 @@ import { ROOT } from './helpers/process.ts';
 // the same whatever the published rating, outcome or probability, and (2)
 // hold no trace of them: no field about them, and none of their values.
 
-const DATA = path.resolve(ROOT, '..', 'shared', 'data');
+const DATA = SHARED_DATA;
 const TODAY = '2026-11-21';
 const A_DOC: FetchedDocument = { url: 'https://pellow-gazette.example/a', title: 'A', publisher: 'Pellow Gazette', published: '2024-01-01', speakers: [], text: 'The Pellow ferry runs twice a day.' };
 
