@@ -1,5 +1,8 @@
 import type { FetchedDocument, KnownSubject, Providers } from '../../core/providers/types.ts';
 import { nameKey } from '../../core/corpus/pack.ts';
+import { onOwnSite } from '../../core/research/rules.ts';
+
+export { onOwnSite };
 
 /**
  * Stage "discover": the documents in which the subject speaks, newest first.
@@ -22,23 +25,6 @@ const STOP = new Set(['about', 'after', 'their', 'there', 'these', 'which', 'whe
 
 function words(s: string | null): Set<string> {
   return new Set((s ?? '').toLowerCase().match(/[a-z][a-z'-]{4,}/g)?.filter((w) => !STOP.has(w)) ?? []);
-}
-
-export function onOwnSite(url: string, own: readonly string[]): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  return own.some((o) => {
-    try {
-      const p = new URL(o);
-      return p.host.toLowerCase() === u.host.toLowerCase() && u.pathname.startsWith(p.pathname.replace(/\/$/, ''));
-    } catch {
-      return false;
-    }
-  });
 }
 
 function pointsTo(doc: FetchedDocument, s: KnownSubject, rivals: readonly KnownSubject[]): number {

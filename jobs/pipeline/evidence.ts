@@ -2,6 +2,7 @@ import type { FetchedDocument, KnownSubject, Providers } from '../../core/provid
 import { extractClaims } from './extract.ts';
 import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
+import { isIndependent } from '../../core/research/rules.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
@@ -28,36 +29,7 @@ const FETCH_BATCH = 8;
 /** The subject's own sentences per document, kept across the claims of one research run. */
 const ownWords = new Map<string, string[]>();
 
-const nameKey = (s: string) => words(s).join(' ').replace(/^the /, '');
-
-function hostOf(u: URL): string {
-  return u.host.toLowerCase().replace(/^www\./, '');
-}
-
-/** Whether a URL lies on a site: same host (www. aside) and, on path-segment boundaries, under its path. */
-function onSite(url: string, site: string): boolean {
-  const withScheme = (u: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`);
-  try {
-    const a = new URL(withScheme(url));
-    const b = new URL(withScheme(site));
-    if (hostOf(a) !== hostOf(b)) return false;
-    const base = b.pathname.replace(/\/+$/, '');
-    return base === '' || a.pathname === base || a.pathname.startsWith(`${base}/`);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Independent of a subject (DESIGN.md, "Source packs"): published neither by the
- * subject nor under one of its aliases (whole name, case and a leading "the"
- * aside), and not on one of the subject's own sites.
- */
-export function isIndependent(doc: { url: string; publisher: string }, subject: KnownSubject): boolean {
-  const publisher = nameKey(doc.publisher);
-  if ([subject.name, ...subject.aliases].some((n) => nameKey(n) === publisher && publisher !== '')) return false;
-  return !subject.urls.some((site) => onSite(doc.url, site));
-}
+export { isIndependent };
 
 /**
  * A full-text query that asks for any two of the claim's distinctive words

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { readCues } from './classify.ts';
+import { isIndependent } from '../../core/research/rules.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "extract": the checkable sentences a subject speaks in one document,
@@ -45,16 +46,6 @@ export function subjectMatcher(subject: SubjectRef, otherSpeakers?: readonly str
     const hay = tokens(text);
     return names.some((n) => containsSeq(hay, n));
   };
-}
-
-function sameSite(url: string, own: string): boolean {
-  try {
-    const a = new URL(url);
-    const b = new URL(own);
-    return a.host === b.host && a.pathname.startsWith(b.pathname.replace(/\/$/, ''));
-  } catch {
-    return false;
-  }
 }
 
 /** The sentences of a stretch of text, located exactly in the full document text. */
@@ -287,7 +278,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   const others = doc.speakers.filter((s) => !bySpeaker(s));
   if (others.length === doc.speakers.length) return [];
   const isSubject = subjectMatcher(subject, others);
-  const ownPublication = isSubject(doc.publisher) || subject.urls.some((u) => sameSite(doc.url, u));
+  const ownPublication = !isIndependent(doc, subject);
   const units = attribute(doc.text, isSubject, doc.speakers, ownPublication);
   const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);
   // A third party's article naming the subject as sole speaker still speaks in its own voice

@@ -1,0 +1,53 @@
+/**
+ * The method's rules about who a document belongs to, in one place: the
+ * discover stage (which namesake a document points to), the extract stage
+ * (whose voice a document's own sentences are) and the evidence stage
+ * (whether a document is independent of a subject) all read these, so the
+ * three can never disagree (methodology, "Evidence").
+ */
+
+const withScheme = (u: string) => (/^[a-z][a-z0-9+.-]*:\/\//i.test(u) ? u : `https://${u}`);
+const hostOf = (u: URL) => u.host.toLowerCase().replace(/^www\./, '');
+
+/**
+ * Whether a URL lies on a site: the same host (case and a leading `www.`
+ * aside) and, on path-segment boundaries, under the site's path
+ * (`https://a.example/news` covers `/news` and `/news/x`, not `/newsroom`).
+ * A site written without a scheme (`a.example/news`) is read as https.
+ */
+export function onSite(url: string, site: string): boolean {
+  try {
+    const a = new URL(withScheme(url));
+    const b = new URL(withScheme(site));
+    if (hostOf(a) !== hostOf(b)) return false;
+    const base = b.pathname.replace(/\/+$/, '');
+    return base === '' || a.pathname === base || a.pathname.startsWith(`${base}/`);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a URL lies on one of a subject's own sites. */
+export function onOwnSite(url: string, own: readonly string[]): boolean {
+  return own.some((site) => onSite(url, site));
+}
+
+/** A name compared as a whole: case, spacing, punctuation and a leading "the" aside. */
+export function nameForm(s: string): string {
+  const w = s.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+(?:['’.,][\p{L}\p{N}]+)*/gu) ?? [];
+  return w.join(' ').replace(/^the /, '');
+}
+
+/** Whether a publisher is the subject under its name or one of its aliases. */
+export function publishedBy(publisher: string, names: readonly string[]): boolean {
+  const p = nameForm(publisher);
+  return p !== '' && names.some((n) => nameForm(n) === p);
+}
+
+/**
+ * Independent of a subject (methodology, "Evidence"): published neither by the
+ * subject nor under one of its aliases, and not on one of its own sites.
+ */
+export function isIndependent(doc: { url: string; publisher: string }, subject: { name: string; aliases: readonly string[]; urls: readonly string[] }): boolean {
+  return !publishedBy(doc.publisher, [subject.name, ...subject.aliases]) && !onOwnSite(doc.url, subject.urls);
+}

@@ -1,0 +1,105 @@
+/**
+ * `npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose]`
+ *
+ * Measures the research engine against gold files (docs/source-packs.md):
+ * each pack is ingested into an empty database of its own in a throwaway
+ * embedded PostgreSQL, every subject is researched as of the gold file's
+ * `today`, and the engine's claims are held against the gold ones. With no
+ * pack named, the benchmark's development part (bench/dev) is measured;
+ * `--part heldout` measures the held-out part, which no stage is tuned on.
+ * Exit codes: 0 done, 2 usage or a bad gold file.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runEval, type EvalResult } from '../jobs/eval.ts';
+import { figures } from '../core/eval/measure.ts';
+import { REPO_ROOT } from '../core/method/version.ts';
+
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose]';
+
+let args;
+try {
+  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } } });
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
+const { values, positionals } = args;
+if (!['dev', 'heldout', 'all'].includes(values.part!)) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+function packsIn(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !f.endsWith('.gold.jsonl')).sort().map((f) => path.join(dir, f));
+}
+
+const packs = positionals.length
+  ? positionals.map((p) => path.resolve(p))
+  : values.part === 'all'
+    ? [...packsIn(path.join(REPO_ROOT, 'bench', 'dev')), ...packsIn(path.join(REPO_ROOT, 'bench', 'heldout'))]
+    : packsIn(path.join(REPO_ROOT, 'bench', values.part!));
+if (packs.length === 0) {
+  process.stderr.write(`no packs to measure\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const pct = (x: number | null) => (x === null ? '   –' : `${(x * 100).toFixed(0).padStart(3)}%`);
+
+function print(r: EvalResult) {
+  const out: string[] = [];
+  out.push(`method ${r.method_version}; ${r.packs.length} pack(s); measured ${r.measured_at}`);
+  out.push('');
+  out.push('pack                          gold found  type  side  cover wrong/res false-ext non-claims indep verbatim  ms/report');
+  const row = (name: string, f: ReturnType<typeof figures>) =>
+    `${name.padEnd(28).slice(0, 28)} ${String(f.gold_claims).padStart(5)} ${pct(f.found)} ${pct(f.type_right)} ${pct(f.side_right)}  ${pct(f.coverage)}     ${pct(f.wrong_of_resolved)}     ${pct(f.false_extractions)}      ${String(f.non_claims_extracted).padStart(2)}/${String(f.gold_non_claims).padEnd(3)}   ${String(f.wrongly_independent).padStart(3)}      ${String(f.non_verbatim_verified).padStart(3)}  ${f.ms_per_report === null ? '–' : Math.round(f.ms_per_report)}`;
+  for (const p of r.packs) out.push(row(`${p.part}/${p.name}`, figures(p.measure.counts)));
+  out.push(row('ALL', figures(r.total)));
+  for (const [part, c] of Object.entries(r.byPart)) out.push(row(`ALL ${part}`, figures(c)));
+  out.push('');
+  out.push('phenomenon                    n   side right');
+  for (const [k, v] of [...r.phenomena.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    out.push(`${k.padEnd(28)} ${String(v.n).padStart(3)}  ${pct(v.side_right / v.n)}`);
+  }
+  if (values.verbose) {
+    for (const p of r.packs) {
+      out.push('');
+      out.push(`== ${p.part}/${p.name}`);
+      for (const s of p.measure.subjects) out.push(`  subject ${s.subject}: ${s.status}, ${s.claims} claims${s.reason ? ` (${s.reason})` : ''}`);
+      for (const c of p.measure.claims) {
+        const mark = c.side_right ? 'ok ' : 'XX ';
+        out.push(`  ${mark}[${c.gold.claim_type}/${c.gold.outcome}] → ${c.engine ? `[${c.engine.claim_type}/${c.engine.outcome}]` : '[not found]'} ${c.gold.subject}: ${c.gold.quote.slice(0, 150)}`);
+      }
+      for (const f of p.measure.falseExtractions) out.push(`  FE [${f.claim_type}/${f.outcome}]${f.non_claim ? ` (gold non-claim: ${f.non_claim})` : ''} ${f.subject}: ${f.quote.slice(0, 150)}`);
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'rss-eval-'));
+let code = 0;
+try {
+  const parts = packs.map((p) => ({ file: p, part: p.includes(`${path.sep}heldout${path.sep}`) ? 'heldout' : p.includes(`${path.sep}dev${path.sep}`) ? 'dev' : 'other' }));
+  for (const p of parts) if (!existsSync(p.file) || !existsSync(p.file.replace(/\.jsonl$/, '.gold.jsonl'))) throw new Error(`${p.file}: pack or its gold file (.gold.jsonl) is missing`);
+  const result = await runEval(parts, { dataDir: dir });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({
+      method_version: result.method_version,
+      measured_at: result.measured_at,
+      packs: result.packs.map((p) => ({ name: p.name, part: p.part, figures: figures(p.measure.counts), counts: p.measure.counts, subjects: p.measure.subjects })),
+      total: { figures: figures(result.total), counts: result.total },
+      by_part: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, { figures: figures(c), counts: c }])),
+      phenomena: Object.fromEntries(result.phenomena),
+    }, null, 2)}\n`);
+  } else print(result);
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  code = 2;
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
+process.exit(code);
