@@ -3,6 +3,7 @@ import { parse } from './parse.ts';
 import datesPlugin from 'compromise-dates';
 import * as chrono from 'chrono-node';
 import type { ClaimType, Classification, Topic } from './types.ts';
+import { periodsIn } from './periods.ts';
 
 // Stage "classify": what kind of claim a sentence is, its broad topic, and when
 // a promise or prediction falls due. Everything is read from compromise's tags
@@ -18,6 +19,8 @@ export interface ClassifyContext {
   said_on?: string;
   /** The speaker's own names: in its own words "Brightwater will…" is a first-person commitment. */
   self_names?: string[];
+  /** The period the claim's document is about (periods.ts, documentPeriod): the due date of a claim that names none. */
+  doc_period?: string | null;
 }
 
 /** Signals in a sentence; extract uses them to keep checkable sentences, classify to type them. */
@@ -256,7 +259,8 @@ export function findDeadline(sentence: string, said_on?: string): string | null 
 }
 
 function readDeadline(sentence: string, ref: string, said_on: string | undefined): string | null {
-  const found = chronoDates(sentence, ref);
+  const found: Found[] = periodsIn(sentence, ref).map((p) => ({ ...p, due: true }));
+  found.push(...chronoDates(sentence, ref).filter((c) => !found.some((f) => c.start < f.end && f.start < c.end)));
   found.push(...compromiseDates(sentence, ref).filter((c) => !found.some((f) => c.start < f.end && f.start < c.end)));
   found.push(...bareYears(sentence, found));
   const ahead = found.filter((f) => (said_on ? f.date > said_on : true));
@@ -269,6 +273,7 @@ export function classifyClaim(sentence: string, context: ClassifyContext = {}): 
   const doc = parse(asFirstPerson(sentence, context.self_names));
   doc.compute('root');
   const claim_type = typeOf(doc);
-  const deadline = claim_type === 'promise' || claim_type === 'prediction' ? findDeadline(sentence, context.said_on) : null;
+  const dated = claim_type === 'promise' || claim_type === 'prediction';
+  const deadline = dated ? (findDeadline(sentence, context.said_on) ?? context.doc_period ?? null) : null;
   return { claim_type, topic: topicOf(sentence), deadline };
 }

@@ -2,6 +2,7 @@ import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { classifyClaim } from './classify.ts';
 import { extractClaims } from './extract.ts';
+import { documentPeriod } from './periods.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "criteria": the fixed test each claim will be judged by, written from the
@@ -133,8 +134,9 @@ export function writeCriteria(claim: ClassifiedClaim): string {
 /** extract → classify → criteria for one document: the claims ready for evidence search. */
 export function candidateClaims(doc: SourceDocument, subject: SubjectRef): CandidateClaim[] {
   const selfNames = [subject.name, ...subject.aliases];
+  const docPeriod = documentPeriod(doc.title, doc.text, doc.published);
   return extractClaims(doc, subject).map((claim) => {
-    const classified: ClassifiedClaim = { ...claim, ...classifyClaim(claim.quote, { said_on: claim.said_on, self_names: selfNames }) };
+    const classified: ClassifiedClaim = { ...claim, ...classifyClaim(claim.quote, { said_on: claim.said_on, self_names: selfNames, doc_period: docPeriod }) };
     return { ...classified, resolution_criteria: writeCriteria(classified) };
   });
 }

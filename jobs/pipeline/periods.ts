@@ -1,0 +1,130 @@
+// Named periods that general date parsers do not read, each with the day it
+// ends (methodology, "Due dates"): split years ("the 2024/25 season", "the
+// 2025-26 financial year", "2023-24"), quarters ("Q3 2025", "the third
+// quarter"), halves ("the second half of 2025"), seasons of the year ("this
+// winter", "next summer", "spring 2025"), a month with no year after "by",
+// "come" or "in the year to" (the next such month), and "the end of the year".
+// A season is read in the northern hemisphere: winter is December to
+// February, so "this winter" ends on the last day of the February after
+// the statement.
+
+export type Period = { start: number; end: number; date: string };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const endOf = (y: number, m: number) => `${y}-${pad(m)}-${pad(lastDay(y, m))}`;
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_RE = MONTHS.join('|');
+const QUARTER_WORDS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, final: 4, last: 4 };
+
+/** A split year's second calendar year: "2024/25" → 2025, "2024-2025" → 2025; null when it is not a year and the next. */
+function splitYear(a: string, b: string): number | null {
+  const first = Number(a);
+  const second = b.length === 2 ? Math.floor(first / 100) * 100 + Number(b) : Number(b);
+  return second === first + 1 ? second : null;
+}
+
+/**
+ * When a season of the year named relative to a date ends: "this winter" said
+ * in March 2025 is the winter of 2025/26, ending February 2026; said in January
+ * 2025 it is the winter under way, ending February 2025.
+ */
+function seasonEnd(season: string, which: 'this' | 'next' | number, ref: string): string {
+  const y = Number(ref.slice(0, 4));
+  const m = Number(ref.slice(5, 7));
+  const endMonth: Record<string, number> = { spring: 5, summer: 8, autumn: 11, fall: 11, winter: 2 };
+  const em = endMonth[season] ?? 12;
+  if (typeof which === 'number') return season === 'winter' ? endOf(which + 1, 2) : endOf(which, em);
+  let year: number;
+  if (season === 'winter') year = m <= 2 ? y : y + 1;
+  else year = m <= em ? y : y + 1;
+  if (which === 'next') year += 1;
+  return endOf(year, em);
+}
+
+export function periodsIn(sentence: string, ref: string): Period[] {
+  const out: Period[] = [];
+  const add = (m: RegExpMatchArray, date: string | null) => {
+    if (!date || m.index === undefined) return;
+    const start = m.index;
+    const end = start + m[0].length;
+    if (out.some((p) => start < p.end && p.start < end)) return;
+    out.push({ start, end, date });
+  };
+  const refYear = Number(ref.slice(0, 4));
+  const refMonth = Number(ref.slice(5, 7));
+
+  // Split years: a season ends in May of its second year, a financial year (and a bare split year) in March.
+  for (const m of sentence.matchAll(/\b((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)\b(\s+(?:season|campaign|financial year|fiscal year|tax year|academic year|school year|winter|year))?/gi)) {
+    const second = splitYear(m[1]!, m[2]!);
+    if (second === null) continue;
+    const what = (m[3] ?? '').trim().toLowerCase();
+    const date = what === 'season' || what === 'campaign' ? endOf(second, 5)
+      : what === 'academic year' || what === 'school year' ? endOf(second, 7)
+        : what === 'winter' ? endOf(second, 2)
+          : what === 'tax year' ? `${second}-04-05` : endOf(second, 3);
+    add(m, date);
+  }
+  // Quarters: "Q3 2025", "Q3", "the third quarter of 2025", "the fourth quarter".
+  for (const m of sentence.matchAll(/\bQ([1-4])(?:\s*(?:of\s+)?((?:19|20)\d\d)|\s*'?(\d\d)\b)?/g)) {
+    const q = Number(m[1]);
+    const year = m[2] ? Number(m[2]) : m[3] ? 2000 + Number(m[3]) : refMonth <= q * 3 ? refYear : refYear + 1;
+    add(m, endOf(year, q * 3));
+  }
+  for (const m of sentence.matchAll(/\b(first|second|third|fourth|final|last)\s+quarter(?:\s+of\s+(?:the\s+year\s+|((?:19|20)\d\d)))?/gi)) {
+    const q = QUARTER_WORDS[m[1]!.toLowerCase()]!;
+    const year = m[2] ? Number(m[2]) : refMonth <= q * 3 ? refYear : refYear + 1;
+    add(m, endOf(year, q * 3));
+  }
+  // Halves: "the second half of 2025", "the first half of the year", "H2 2025".
+  for (const m of sentence.matchAll(/\b(?:(first|second)\s+half|H([12]))(?:\s+of\s+(?:the\s+year|((?:19|20)\d\d))|\s+((?:19|20)\d\d))?/gi)) {
+    const h = m[1] ? (m[1].toLowerCase() === 'first' ? 1 : 2) : Number(m[2]);
+    const y = m[3] ?? m[4];
+    const year = y ? Number(y) : refMonth <= h * 6 ? refYear : refYear + 1;
+    add(m, endOf(year, h * 6));
+  }
+  // Seasons of the year: "this winter", "next summer", "winter 2025", "the summer of 2026", "by spring".
+  for (const m of sentence.matchAll(/\b(?:(this|next|coming|the coming)\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?((?:19|20)\d\d))?\b/gi)) {
+    const season = m[2]!.toLowerCase();
+    const which = m[1]?.toLowerCase();
+    const before = sentence.slice(0, m.index).toLowerCase();
+    // "will fall" is a verb; "flu season" and "summer's" are not periods to date.
+    if (season === 'fall' && !which && !m[3]) continue;
+    if (!which && !m[3] && !/\b(by|in|during|over|through|before|until|for|this|next|come|the)\s*$/.test(before)) continue;
+    if (/\b(flu|football|racing|cricket|holiday|tourist)\s*$/.test(before)) continue;
+    const date = m[3] ? seasonEnd(season, Number(m[3]), ref) : seasonEnd(season, which === 'next' ? 'next' : 'this', ref);
+    add(m, date);
+  }
+  // A month with no year, after "by", "come", "until", "before", "in the year to", "next": the next such month.
+  for (const m of sentence.matchAll(new RegExp(`\\b(by|come|until|till|before|in the year to|in the twelve months to|in the 12 months to|the year to|next|this)\\s+(?:the\\s+end\\s+of\\s+)?(${MONTH_RE})\\b(?!\\s*,?\\s*(?:19|20)\\d\\d)(?!\\s+\\d)`, 'gi'))) {
+    const month = MONTHS.indexOf(m[2]!.toLowerCase()) + 1;
+    const word = m[1]!.toLowerCase();
+    let year = month > refMonth ? refYear : refYear + 1;
+    if (word === 'this' && month <= refMonth) year = refYear;
+    if (word === 'next' && month > refMonth && month - refMonth < 2) year = refYear + 1;
+    add(m, word === 'before' ? `${year}-${pad(month)}-01` : endOf(year, month));
+  }
+  // "by the end of the year", "this year", "later this year", "all season" needs the document's season.
+  for (const m of sentence.matchAll(/\b(?:by\s+)?the\s+end\s+of\s+(?:the|this)\s+year\b|\b(?:later\s+)?this\s+year\b/gi)) add(m, `${refYear}-12-31`);
+  for (const m of sentence.matchAll(/\bnext\s+year\b/gi)) add(m, `${refYear + 1}-12-31`);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The period a document is about, for claims in it that name none of their
+ * own ("will finish in the top four", in a preview of the 2024/25 season):
+ * the one split year or season its title and text name, ending after the
+ * document was published; null when they name none, or several.
+ */
+export function documentPeriod(title: string, text: string, published: string): string | null {
+  const ends = new Set<string>();
+  for (const s of [title, ...text.split('\n')]) {
+    for (const m of s.matchAll(/\b((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)\s+(season|campaign|financial year|fiscal year)\b/gi)) {
+      const second = splitYear(m[1]!, m[2]!);
+      if (second === null) continue;
+      const date = /season|campaign/i.test(m[3]!) ? endOf(second, 5) : endOf(second, 3);
+      if (date > published) ends.add(date);
+    }
+  }
+  return ends.size === 1 ? [...ends][0]! : null;
+}
