@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { asFirstPerson, classifyClaim, findDeadline, readCues, topicOf } from './classify.ts';
 import { ClassificationSchema } from './types.ts';
+import { documentPeriod } from './periods.ts';
 
 // Sentences here are written for these tests (invented names, none from the sample pack).
 
@@ -65,7 +66,7 @@ describe('findDeadline', () => {
     ['Prices will rise again next year.', '2025-06-01', '2026-12-31'],
     ['Traffic will fall by 8% by 2026.', '2024-05-01', '2026-12-31'],
     ['The plant will open in the first quarter of 2027.', '2024-05-01', '2027-03-31'],
-    ['Demand will peak in summer 2026.', '2024-05-01', '2026-07-31'],
+    ['Demand will peak in summer 2026.', '2024-05-01', '2026-08-31'],
     // "this winter" sets the scene; "by June 2025" is when it falls due.
     ['I expect this winter\'s outbreak to be over by June 2025.', '2025-01-20', '2025-06-30'],
     ['We opened the pier in 2019 and will extend it by 2029.', '2024-05-01', '2029-12-31'],
@@ -120,5 +121,28 @@ describe('classifyClaim output', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('named periods (periods.ts)', () => {
+  it.each([
+    ['Season tickets will stay at £99 for the 2025/26 season.', '2025-03-01', '2026-05-31'],
+    ['We will build 35 km of cycle lanes by the end of the 2024/25 financial year.', '2024-06-01', '2025-03-31'],
+    ['We expect the bill to be £512 in 2025-26.', '2025-01-28', '2026-03-31'],
+    ['We will open 150 warm hubs this winter.', '2024-10-01', '2025-02-28'],
+    ['We will open 150 warm hubs this winter.', '2025-01-10', '2025-02-28'],
+    ['Flu admissions will peak next winter.', '2024-10-01', '2026-02-28'],
+    ['Revenue will grow in Q3 2025.', '2025-02-01', '2025-09-30'],
+    ['Margins will improve in the second half of 2025.', '2025-02-01', '2025-12-31'],
+    ['Both will be in the bottom three come May.', '2024-08-10', '2025-05-31'],
+    ['We expect to hand out 3.1 million parcels in the year to March.', '2024-11-05', '2025-03-31'],
+  ])('%s (said %s) → %s', (sentence, said, due) => {
+    expect(findDeadline(sentence, said)).toBe(due);
+  });
+
+  it('a claim that names no date of its own takes the season its document is about', () => {
+    expect(documentPeriod('Our predictions for the 2024/25 season', 'Who goes up?', '2024-08-01')).toBe('2025-05-31');
+    expect(documentPeriod('Two seasons', 'The 2023/24 season and the 2024/25 season.', '2023-08-01')).toBeNull();
+    expect(classifyClaim('Brindmoor will win the league.', { said_on: '2024-08-01', doc_period: '2025-05-31' }).deadline).toBe('2025-05-31');
   });
 });
