@@ -22,9 +22,18 @@ describe('GET /v1/methodology', () => {
     expect(body.measurement_note).toMatch(/No measurement has been published yet/);
   });
 
-  it('markdown: the text itself', async () => {
+  it('markdown: a first line naming the method version, then the published text itself, unchanged', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/methodology?format=markdown', headers });
+    expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+    const [first, blank, ...rest] = res.body.split('\n');
+    expect(first).toBe(`Method version: ${methodVersion()}`);
+    expect(first).toMatch(/^Method version: \d+\.\d+\.\d+\+[0-9a-f]{12}$/);
+    expect(blank).toBe('');
+    // The same text the JSON form carries (the text the version's build id hashes).
+    const json = (await t.app.inject({ method: 'GET', url: '/v1/methodology', headers })).json();
+    expect(rest.join('\n')).toBe(json.markdown);
+    expect(json.method_version).toBe(methodVersion());
     expect(res.body).toMatch(/## Outcomes and credits/);
   });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 /**
  * The MCP tools reach the service only through its REST routes, by
@@ -50,4 +51,22 @@ export function restError(a: RestAnswer): string {
     default:
       return `The service answered ${a.status}: ${detail || 'an unexpected error'}. Try again later.`;
   }
+}
+
+/**
+ * A REST answer read through the zod schema its route declares (core/schemas):
+ * typed, and stripped of anything the schema does not list. Stored reports go
+ * out of REST as stored JSON text, unparsed, so this is where a field the
+ * schema does not know (or a missing one) is caught before it reaches a tool's
+ * structured content.
+ */
+export function readAnswer<S extends z.ZodType>(schema: S, a: RestAnswer): { ok: true; data: z.output<S> } | { ok: false; error: string } {
+  const parsed = schema.safeParse(a.body);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, error: unexpected(parsed.error) };
+}
+
+/** A tool error for an answer of the service that breaks its own schema: a bug on the service's side, not the caller's. */
+export function unexpected(error: z.ZodError): string {
+  return `The service answered in a form its own schema does not allow (${z.prettifyError(error).replace(/\s+/g, ' ').slice(0, 500)}). This is a fault of the service, not of the request; report it to the service's operators.`;
 }

@@ -1,7 +1,21 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CheckInput, CheckOutput, EvidenceInput, EvidenceOutput, LookupInput, LookupOutput } from './schemas.ts';
-import { restError, type Rest, type RestAnswer } from './rest.ts';
+import { z } from 'zod';
+import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
+import { JobAcceptedSchema } from '../../core/schemas/common.ts';
+import { ClaimsPageSchema, JobPollSchema, StoredReportSchema, SubjectCandidateSchema } from '../../core/schemas/resources.ts';
+import {
+  CheckInputSchema,
+  CheckOutputSchema,
+  EvidenceInputSchema,
+  EvidenceOutputSchema,
+  LookupInputSchema,
+  LookupOutputSchema,
+  type CheckOutput,
+  type EvidenceOutput,
+  type LookupOutput,
+} from './schemas.ts';
+import { readAnswer, restError, unexpected, type Rest, type RestAnswer } from './rest.ts';
 
 /**
  * The MCP server: three tools over the REST routes, and nothing else. A fresh
@@ -13,11 +27,21 @@ export type ToolOptions = {
   waitMs: number;
 };
 
-const REVIEW = 'machine-generated, unreviewed';
 const FINAL = new Set(['complete', 'insufficient', 'refused', 'failed']);
 
-function ok(structured: Record<string, unknown>, text: string): CallToolResult {
-  return { structuredContent: structured, content: [{ type: 'text', text }] };
+type JobPoll = z.output<typeof JobPollSchema>;
+type StoredReport = z.output<typeof StoredReportSchema>;
+
+/**
+ * A structured answer, parsed through the tool's output schema on its way
+ * out: the schema the client is given is the one the answer is held to.
+ * Parsing strips what the schema does not list; an answer it refuses is a
+ * fault of the service, said so as a tool error rather than sent malformed.
+ */
+function ok<S extends z.ZodType>(schema: S, structured: z.input<S>, text: string): CallToolResult {
+  const parsed = schema.safeParse(structured);
+  if (!parsed.success) return fail(unexpected(parsed.error));
+  return { structuredContent: parsed.data as Record<string, unknown>, content: [{ type: 'text', text }] };
 }
 
 function fail(text: string): CallToolResult {
@@ -31,112 +55,163 @@ async function waitForJob(rest: Rest, jobId: string, waitMs: number): Promise<Re
   for (;;) {
     const a = await rest('GET', `/v1/reports/${encodeURIComponent(jobId)}`);
     if (a.status !== 200) return a;
-    if (FINAL.has((a.body as { status: string }).status)) return a;
+    if (FINAL.has((a.body as { status?: string }).status ?? '')) return a;
     if (Date.now() + pause > deadline) return null;
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(pause * 2, 4000);
   }
 }
 
-type Envelope = { report_id: string; generated_at: string; stale: boolean; report: Report };
-type Report = {
-  subject: { subject_id: string; name: string; kind: string };
-  method_version: string;
-  scores: Record<string, { score: number; interval_80: number[]; n_resolved: number; confidence: { level: string; reasons: string } } | undefined>;
-  featured_claims: Record<string, unknown>[];
-  caveats: Record<string, unknown>[];
-};
+type Entry = { score: number; interval_80: readonly number[]; n_resolved: number; confidence: { level: string } } | undefined;
 
-function fmt(e: { score: number; interval_80: number[]; n_resolved: number; confidence: { level: string } } | undefined): string {
+function fmt(e: Entry): string {
   return e ? `${e.score} (80% range ${e.interval_80[0]}–${e.interval_80[1]}, ${e.n_resolved} resolved claims, confidence ${e.confidence.level})` : 'no resolved claims';
 }
 
-function reportResult(env: Envelope): CallToolResult {
+/**
+ * What the report says about the topic asked for. POST /v1/reports may serve
+ * a report made for another topic, or for none (it answers with the stored
+ * report), so the tool says which claims the score covers, from the report's
+ * own `topic_filter` caveat.
+ */
+function topicNote(asked: string | undefined, caveats: StoredReport['report']['caveats']): string | null {
+  const filter = caveats.find((c) => c.code === 'topic_filter');
+  if (filter) return asked ? `${filter.message} (You asked for the topic "${asked}".)` : filter.message;
+  return asked ? `You asked for the topic "${asked}", but this report is not restricted to it: it scores claims under every topic.` : null;
+}
+
+function reportResult(env: StoredReport, topic: string | undefined): CallToolResult {
   const r = env.report;
   const { overall, factual, promise, guidance, prediction } = r.scores;
+  const note = topicNote(topic, r.caveats);
+  const headline = `${r.subject.name} (${r.subject.kind}): overall reliability ${fmt(overall)}. [${r.review_status}]`;
   const lines = [
-    `${r.subject.name} (${r.subject.kind}): overall reliability ${fmt(overall)}. [${REVIEW}]`,
+    headline,
     `Factual claims: ${fmt(factual)}.`,
     `Promises: ${fmt(promise)}.`,
     `Guidance: ${fmt(guidance)}.`,
     `Predictions: ${fmt(prediction)}.`,
-    ...r.featured_claims.slice(0, 6).map((c) => `Featured (${String(c.outcome)}): "${String(c.quote)}" [claim ${String(c.claim_id)}]`),
+    ...(note ? [note] : []),
+    ...r.featured_claims.slice(0, 6).map((c) => `Featured (${c.outcome}): "${c.quote}" [claim ${c.claim_id}]`),
     `Report ${env.report_id} of ${env.generated_at}${env.stale ? ' (stale: a refresh is running)' : ''}; method ${r.method_version}. Use get_evidence with subject_id ${r.subject.subject_id} and a claim_id for everything behind a claim.`,
   ];
-  return ok(
-    {
-      status: 'complete', review_status: REVIEW, subject: r.subject, overall, scores: { factual, promise, guidance, prediction },
-      featured_claims: r.featured_claims, caveats: r.caveats, report_id: env.report_id, generated_at: env.generated_at, stale: env.stale,
-      method_version: r.method_version, message: lines[0]!,
-    },
-    lines.join('\n'),
-  );
+  const out: LookupOutput = {
+    status: 'complete',
+    message: note ? `${headline} ${note}` : headline,
+    review_status: r.review_status,
+    subject: r.subject,
+    overall,
+    // Only the types the report has: a type with no resolved claim stays absent, as in the report.
+    scores: Object.fromEntries(Object.entries({ factual, promise, guidance, prediction }).filter(([, e]) => e !== undefined)),
+    featured_claims: r.featured_claims,
+    caveats: r.caveats,
+    method_version: r.method_version,
+    report_id: env.report_id,
+    generated_at: env.generated_at,
+    stale: env.stale,
+    html_url: env.html_url,
+  };
+  return ok(LookupOutputSchema, out, lines.join('\n'));
 }
+
+const LOOKUP_DESCRIPTION = [
+  'A subject\'s reliability report: the overall score first, then the scores for factual claims, promises, guidance and predictions, each with its 80% range and confidence, and featured claims.',
+  'Name the subject by name, or by subject_id (which wins when both are sent); topic restricts the score to claims under one broad topic.',
+  'If the report is still being made, the answer says so (status pending): call again later with the same arguments to collect it. If the name matches several subjects (status ambiguous), call again with the subject_id of one of the candidates.',
+  'A subject with too few resolved claims gets no score (status insufficient), and the rules forbid reports on serving politicians and on private persons (status refused); the reason says which.',
+  'Every score is machine-generated and unreviewed: say so when you show it.',
+].join(' ');
+
+const CHECK_DESCRIPTION = [
+  'Outcomes and evidence for the checkable claims in a text, each with its fixed test and reasoning; no overall score.',
+  'Send text to start a check. It runs as a job of up to a few minutes: when it is not done within this call, the answer gives a job_id; call check_claims again with that job_id alone to collect it.',
+  'Verdicts are machine-generated and unreviewed.',
+].join(' ');
 
 export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
   const server = new McpServer({ name: 'reliability-scoring-service', version: '0.1' });
 
   server.registerTool(
     'lookup_reliability',
-    {
-      title: 'Look up reliability',
-      description:
-        'A subject\'s reliability report: the overall score first, then the scores for factual claims, promises, guidance and predictions, each with its 80% range and confidence, and featured claims. If the report is still being made, the answer says so; call again later with the same name to collect it. If the name matches several subjects, the candidates come back: call again with subject_id. Every score is machine-generated and unreviewed: say so when you show it.',
-      inputSchema: LookupInput,
-      outputSchema: LookupOutput,
-    },
-    async ({ name, topic, subject_id }) => {
-      const body = { ...(subject_id ? { subject_id } : { name }), ...(topic ? { topic } : {}) };
-      const a = await rest('POST', '/v1/reports', body);
-      if (a.status === 200) return reportResult(a.body as Envelope);
+    { title: 'Look up reliability', description: LOOKUP_DESCRIPTION, inputSchema: LookupInputSchema, outputSchema: LookupOutputSchema },
+    async ({ name, subject_id, topic }) => {
+      if (!name && !subject_id) return fail('Say who: send name (a person, organisation or outlet), or the subject_id of a known subject.');
+      const who = subject_id ? `subject ${subject_id}` : `"${name}"`;
+      const again = `Call lookup_reliability again later with the same ${subject_id ? 'subject_id' : 'name'}${topic ? ' and topic' : ''} to collect it.`;
+      const a = await rest('POST', '/v1/reports', { ...(subject_id ? { subject_id } : { name }), ...(topic ? { topic } : {}) });
+      if (a.status === 200) {
+        const env = readAnswer(StoredReportSchema, a);
+        return env.ok ? reportResult(env.data, topic) : fail(env.error);
+      }
       if (a.status === 409) {
-        const candidates = ((a.body as { candidates?: unknown[] }).candidates ?? []) as { subject_id: string; name: string; kind: string; description: string | null }[];
-        const message = `"${name}" matches ${candidates.length} subjects; call lookup_reliability again with the subject_id of the one you mean.`;
-        return ok({ status: 'ambiguous', candidates, message }, [message, ...candidates.map((c) => `- ${c.subject_id}: ${c.name} (${c.kind}) ${c.description ?? ''}`)].join('\n'));
+        const problem = readAnswer(z.object({ candidates: z.array(SubjectCandidateSchema) }), a);
+        if (!problem.ok) return fail(problem.error);
+        const { candidates } = problem.data;
+        const message = `${who} matches ${candidates.length} subjects; call lookup_reliability again with the subject_id of the one you mean.`;
+        const lines = [message, ...candidates.map((c) => `- ${c.subject_id}: ${c.name} (${c.kind})${c.description ? ` ${c.description}` : ''}`)];
+        return ok(LookupOutputSchema, { status: 'ambiguous', candidates, message }, lines.join('\n'));
       }
       if (a.status !== 202) return fail(restError(a));
-      const jobId = (a.body as { job_id: string }).job_id;
+      const accepted = readAnswer(JobAcceptedSchema, a);
+      if (!accepted.ok) return fail(accepted.error);
+      const jobId = accepted.data.job_id;
       const done = await waitForJob(rest, jobId, opts.waitMs);
       if (done && done.status !== 200) return fail(restError(done));
-      const job = done?.body as { status: string; reason: string | null; report_id: string | null } | undefined;
-      if (job?.status === 'complete' && job.report_id) {
-        const stored = await rest('GET', `/v1/reports/${job.report_id}`);
-        return stored.status === 200 ? reportResult(stored.body as Envelope) : fail(restError(stored));
+      const job = done ? readAnswer(JobPollSchema, done) : null;
+      if (job && !job.ok) return fail(job.error);
+      const ended: JobPoll | undefined = job?.data;
+      if (ended?.status === 'complete' && ended.report_id) {
+        const stored = await rest('GET', `/v1/reports/${encodeURIComponent(ended.report_id)}`);
+        if (stored.status !== 200) return fail(restError(stored));
+        const env = readAnswer(StoredReportSchema, stored);
+        return env.ok ? reportResult(env.data, topic) : fail(env.error);
       }
-      if (job && FINAL.has(job.status)) return fail(`No report: the job ended ${job.status}. ${job.reason ?? ''}`);
-      const message = `The report on "${name}" is being made (job ${jobId}); new subjects take minutes. Call lookup_reliability again later with the same name to collect it.`;
-      return ok({ status: 'pending', job_id: jobId, message }, message);
+      if (ended?.status === 'insufficient' || ended?.status === 'refused') {
+        const reason = ended.reason ?? 'no reason recorded';
+        const message = `No report on ${who}: ${ended.status === 'refused' ? 'refused' : 'too few resolved claims'}. ${reason}`;
+        return ok(LookupOutputSchema, { status: ended.status, job_id: jobId, reason, message }, message);
+      }
+      if (ended) return fail(`No report on ${who}: the job ${jobId} ended ${ended.status}. ${ended.reason ?? ''} Try again later.`);
+      const message = `The report on ${who} is being made (job ${jobId}); new subjects take minutes. ${again}`;
+      return ok(LookupOutputSchema, { status: 'pending', job_id: jobId, message }, message);
     },
   );
 
   server.registerTool(
     'check_claims',
-    {
-      title: 'Check claims',
-      description:
-        'Outcomes and evidence for the checkable claims in a text, each with its fixed test and reasoning; no overall score. It runs as a job of up to a few minutes: when it is not done within this call, the answer gives a job_id; call check_claims again with that job_id (and any text) to collect it. Verdicts are machine-generated and unreviewed.',
-      inputSchema: CheckInput,
-      outputSchema: CheckOutput,
-    },
+    { title: 'Check claims', description: CHECK_DESCRIPTION, inputSchema: CheckInputSchema, outputSchema: CheckOutputSchema },
     async ({ text, job_id }) => {
+      if (text && job_id) return fail('Send either text (to start a new check) or job_id (to collect a check started earlier), not both.');
+      if (!text && !job_id) return fail('Send text (the text whose claims to check) to start a check, or job_id to collect a check started earlier.');
       let jobId = job_id;
       if (!jobId) {
         const a = await rest('POST', '/v1/check', { text });
         if (a.status !== 202) return fail(restError(a));
-        jobId = (a.body as { job_id: string }).job_id;
+        const accepted = readAnswer(JobAcceptedSchema, a);
+        if (!accepted.ok) return fail(accepted.error);
+        jobId = accepted.data.job_id;
       }
       const done = await waitForJob(rest, jobId, opts.waitMs);
       if (done && done.status !== 200) return fail(restError(done));
-      const job = done?.body as { status: string; reason: string | null; results: Record<string, unknown>[] | null } | undefined;
-      if (job?.status === 'complete') {
-        const results = job.results ?? [];
-        const lines = results.map((r) => `- "${String(r.text ?? r.quote ?? '')}": ${String(r.outcome)} (${String(r.claim_type)}). ${String(r.rationale ?? '')}`);
-        const message = `${results.length} claims checked. [${REVIEW}]`;
-        return ok({ status: 'complete', job_id: jobId, results, review_status: REVIEW, message }, [message, ...lines].join('\n'));
+      const job = done ? readAnswer(JobPollSchema, done) : null;
+      if (job && !job.ok) return fail(job.error);
+      const ended: JobPoll | undefined = job?.data;
+      if (ended && ended.kind !== 'check') return fail(`Job ${jobId} makes a report, not a check: collect it with lookup_reliability.`);
+      if (ended?.status === 'complete') {
+        const results = ended.results ?? [];
+        const lines = results.map((r) => `- "${r.text}": ${r.outcome} (${r.claim_type}). ${r.rationale}`);
+        const message = `${results.length} claims checked. [${REVIEW_LABEL}]`;
+        const out: CheckOutput = { status: 'complete', job_id: jobId, results, review_status: REVIEW_LABEL, message };
+        return ok(CheckOutputSchema, out, [message, ...lines].join('\n'));
       }
-      if (job && FINAL.has(job.status)) return fail(`The check ended ${job.status}. ${job.reason ?? ''}`);
-      const message = `The check is running (job ${jobId}). Call check_claims again with job_id "${jobId}" to collect the outcomes.`;
-      return ok({ status: 'pending', job_id: jobId, message }, message);
+      if (ended?.status === 'insufficient') {
+        const reason = ended.reason ?? 'no reason recorded';
+        const message = `No claim checked: ${reason}`;
+        return ok(CheckOutputSchema, { status: 'insufficient', job_id: jobId, reason, message }, message);
+      }
+      if (ended) return fail(`The check ended ${ended.status}. ${ended.reason ?? ''}`);
+      const message = `The check is running (job ${jobId}). Call check_claims again with job_id "${jobId}" (and no text) to collect the outcomes.`;
+      return ok(CheckOutputSchema, { status: 'pending', job_id: jobId, message }, message);
     },
   );
 
@@ -145,27 +220,28 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
     {
       title: 'Get evidence',
       description: 'Everything behind one claim: its quote, source, fixed test, outcome with the reasoning, the evidence, and any reply from the subject. Machine-generated and unreviewed.',
-      inputSchema: EvidenceInput,
-      outputSchema: EvidenceOutput,
+      inputSchema: EvidenceInputSchema,
+      outputSchema: EvidenceOutputSchema,
     },
     async ({ subject_id, claim_id }) => {
       // The claims list, a page at a time, until the claim turns up.
       for (let page = 1; page <= 50; page++) {
         const a = await rest('GET', `/v1/subjects/${encodeURIComponent(subject_id)}/claims?page=${page}&page_size=200`);
         if (a.status !== 200) return fail(restError(a));
-        const body = a.body as { claims: Record<string, unknown>[]; paging: { total_pages: number } };
+        const read = readAnswer(ClaimsPageSchema, a);
+        if (!read.ok) return fail(read.error);
+        const body = read.data;
         const claim = body.claims.find((c) => c.claim_id === claim_id);
         if (claim) {
-          const evidence = (claim.evidence as { publisher: string | null; published: string | null; quote: string; url: string; independent_of_subject: boolean }[]) ?? [];
-          const responses = (claim.responses as { name: string; statement: string; status: string }[]) ?? [];
           const lines = [
-            `"${String(claim.quote)}" (${String(claim.claim_type)}, said ${String(claim.said_on)}; source: ${(claim.source as { url: string }).url})`,
-            `Fixed test: ${String(claim.resolution_criteria)}`,
-            `Outcome: ${String(claim.outcome)} [${REVIEW}]. ${String(claim.rationale)}`,
-            ...evidence.map((e) => `Evidence${e.independent_of_subject ? '' : ' (not independent of the subject)'}: ${e.publisher ?? ''} ${e.published ?? ''}: "${e.quote}" ${e.url}`),
-            ...responses.map((r) => `Reply from ${r.name} (${r.status}): ${r.statement}`),
+            `"${claim.quote}" (${claim.claim_type}, said ${claim.said_on ?? 'on an unknown date'}; source: ${claim.source.url})`,
+            `Fixed test: ${claim.resolution_criteria}`,
+            `Outcome: ${claim.outcome} [${claim.review_status}]. ${claim.rationale}`,
+            ...claim.evidence.map((e) => `Evidence${e.independent_of_subject ? '' : ' (not independent of the subject)'}: ${e.publisher ?? ''} ${e.published ?? ''}: "${e.quote}" ${e.url}`),
+            ...claim.responses.map((r) => `Reply from ${r.name}${r.role ? ` (${r.role})` : ''}, ${r.status}: ${r.statement}${r.counter_evidence_url ? ` Counter-evidence: ${r.counter_evidence_url}` : ''}`),
           ];
-          return ok({ claim, review_status: REVIEW, message: lines[2]! }, lines.join('\n'));
+          const out: EvidenceOutput = { subject_id: body.subject_id, report_id: body.report_id, claim, review_status: claim.review_status, message: lines[2]! };
+          return ok(EvidenceOutputSchema, out, lines.join('\n'));
         }
         if (page >= body.paging.total_pages) break;
       }

@@ -36,10 +36,17 @@ export function publishRoutes(ctx: AppContext) {
       tags: ['publishing'],
       auth: true,
       query: MethodologyQuerySchema,
-      responses: { 200: { description: 'The methodology as JSON (default), Markdown (`text/markdown`) or HTML (`text/html`), chosen by `format`.', schema: MethodologySchema } },
+      responses: {
+        200: {
+          description:
+            'The methodology as JSON (default), Markdown (`text/markdown`) or HTML (`text/html`), chosen by `format`. Each names the current method version: JSON in `method_version`; Markdown in its first line, `Method version: <version>`, followed by a blank line and the published method; HTML at the top of the page.',
+          schema: MethodologySchema,
+        },
+      },
       handler: async (_req, reply, { query }) => {
         const measurement = await latestMeasurement(ctx.pool);
-        if (query.format === 'markdown') return reply.type('text/markdown; charset=utf-8').send(methodologyMarkdown());
+        // The published text is what the version's build id hashes, so it is served unchanged after the version line.
+        if (query.format === 'markdown') return reply.type('text/markdown; charset=utf-8').send(`Method version: ${methodVersion()}\n\n${methodologyMarkdown()}`);
         if (query.format === 'html') return reply.type('text/html; charset=utf-8').send(methodologyHtml(measurement));
         return { method_version: methodVersion(), markdown: methodologyMarkdown(), measurement, measurement_note: measurementNote(measurement) };
       },

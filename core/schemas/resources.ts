@@ -300,3 +300,12 @@ export const MethodologySchema = z
   })
   .meta({ id: 'Methodology' });
 
+
+/**
+ * One of the subjects a name matches, as a 409 from POST /v1/reports lists
+ * them in `candidates` (core/reports/service.ts `candidateOf`): resend with its
+ * `subject_id`. The MCP tool's `ambiguous` answer carries the same objects.
+ */
+export const SubjectCandidateSchema = SubjectSchema.pick({ subject_id: true, name: true, kind: true, description: true })
+  .describe('A subject the name matches; ask again with its subject_id.')
+  .meta({ id: 'SubjectCandidate' });
