@@ -9,6 +9,7 @@ import { candidateClaims } from './criteria.ts';
 import { selectEvidence, type EvidenceItem } from './evidence.ts';
 import { judgeClaim, type Verdict } from './judge.ts';
 import { quoteFeatures } from './extract.ts';
+import { claimActors } from './grounding.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 export type ExtractTask = { doc: SourceDocument; ref: SubjectRef };
@@ -29,7 +30,7 @@ export function extract(task: ExtractTask): CandidateClaim[] {
 
 export function assess(task: AssessTask): Assessment {
   const evidence = selectEvidence(task.claim, task.subject, task.docs, task.limit);
-  return { evidence, verdict: judgeClaim(task.claim, evidence, task.today) };
+  return { evidence, verdict: judgeClaim(task.claim, evidence, task.today, claimActors(task.claim.quote, task.subject)) };
 }
 
 /** Evidence only: for the model judges, which read the passages chosen here. */

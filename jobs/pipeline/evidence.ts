@@ -3,6 +3,8 @@ import { extractClaims } from './extract.ts';
 import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
 import { isIndependent } from '../../core/research/rules.ts';
+import { claimActors, groundSentences, type Actors } from './grounding.ts';
+import { isTableRow } from './quantities.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
@@ -15,6 +17,8 @@ export type EvidenceItem = {
   quote: string;
   independent_of_subject: boolean;
   relevance: number;
+  /** When the passage is a table row: the table's heading row, which says what each cell measures (read by the judges, not published). */
+  table_header?: string;
 };
 
 /** A passage shares at least this share of the claim's terms (by weight) to count as bearing on it. */
@@ -71,12 +75,17 @@ function bears(x: Scored | undefined): x is Scored {
  * claim too (so "opened in May. The second will not open until 2026." stays whole).
  * Sentences in `skip` (the subject's own words, quoted) are never chosen.
  */
-export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = []): { quote: string; relevance: number } | null {
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = ''): { quote: string; relevance: number; table_header?: string } | null {
   const scored: Scored[] = [];
-  for (const s of sentenceSpans(text)) {
+  const spans = sentenceSpans(text);
+  const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors).slice(1) : null;
+  for (const [k, s] of spans.entries()) {
     const sentence = text.slice(s.start, s.end);
+    if (grounded && !grounded[k]) continue;
     if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
-    const o = overlap(ct, sentence);
+    // A table row is read with its column headings, which say what its cells measure.
+    const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
+    const o = overlap(ct, header ? `${header}\n${sentence}` : sentence);
     scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors });
   }
   let best: Scored | undefined;
@@ -85,12 +94,24 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   const i = scored.indexOf(best);
   // A neighbour joins when it shares anchors of its own (641,200 customers beside a sentence on leakage).
   const near = (x: Scored | undefined): x is Scored => x !== undefined && x.line === best.line && x.words >= 1 && x.anchors >= MIN_ANCHORS;
-  const [before, after] = [scored[i - 1], scored[i + 1]];
+  // Neighbours in the text only: a sentence left out between them (another body's) breaks the passage.
+  const adjacent = (x: Scored | undefined) => x !== undefined && (spans.findIndex((s) => s.start === x.start) - spans.findIndex((s) => s.start === best.start)) ** 2 === 1;
+  const [before, after] = [scored[i - 1], scored[i + 1]].map((x) => (adjacent(x) ? x : undefined));
   const partner = near(after) && (!near(before) || (after?.score ?? 0) >= (before?.score ?? 0)) ? after : near(before) ? before : undefined;
   const start = Math.min(best.start, partner?.start ?? Infinity);
   const end = Math.max(best.end, partner?.end ?? -Infinity);
   const quote = text.slice(start, end);
-  return { quote, relevance: overlap(ct, quote).score };
+  const header = isTableRow(quote) ? tableHeader(text, start) : undefined;
+  return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header } : {}) };
+}
+
+/** The heading row of the table a row at `at` belongs to: the first line of its run of lines with cells. */
+export function tableHeader(text: string, at: number): string | undefined {
+  const lines = text.slice(0, at).split('\n');
+  lines.pop();
+  let header: string | undefined;
+  while (lines.length && isTableRow(lines.at(-1)!)) header = lines.pop();
+  return header;
 }
 
 /**
@@ -117,12 +138,13 @@ export async function findDocuments(claim: CandidateClaim, providers: Pick<Provi
 export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, docs: readonly FetchedDocument[], limit: number): EvidenceItem[] {
   const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
+  const actors = claimActors(claim.quote, subject);
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
     // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
     const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
     const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));
-    const passage = bestPassage(ct, doc.text, own);
+    const passage = bestPassage(ct, doc.text, own, actors, doc.title);
     if (!passage) continue;
     items.push({
       url: doc.url,
@@ -131,6 +153,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
       quote: passage.quote,
       independent_of_subject: isIndependent(doc, subject),
       relevance: Math.round(passage.relevance * 1000) / 1000,
+      ...(passage.table_header ? { table_header: passage.table_header } : {}),
     });
   }
   items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));

@@ -1,5 +1,6 @@
 import { FIGURE_BANDS } from './criteria.ts';
-import { contentStems, isContent, monthsIn, stem, words, yearsIn } from './judge-text.ts';
+import { isTableRow, readQuantities, readTableRow, type Reading } from './quantities.ts';
+import { figureBelongsToOther } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
 import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
 import type { ClaimType } from './types.ts';
@@ -10,128 +11,17 @@ import type { ClaimType } from './types.ts';
 // For promises it reads how much was delivered against what was promised. It says
 // nothing about claims or passages without comparable figures.
 
-export type Reading = {
-  text: string;
-  /** Signed: a fall or cut is negative. A range keeps both ends in low..high. */
-  value: number;
-  low: number;
-  high: number;
-  unit: 'percent' | 'money' | 'count';
-  kind: 'level' | 'change';
-  threshold: 'above' | 'below' | null;
-  /** A figure named as a target ("its target of 25,000"), not an outcome. */
-  target: boolean;
-  /** Said of the future or as advice ("likely to drop below 3%", "should drink 2 litres"). */
-  forecast: boolean;
-  /** Denied in its clause ("had not added the 14 carriages", "not £31 million"). */
-  negated: boolean;
-  /** A span of time ("six months"), which says when, not how much. */
-  duration: boolean;
-  head: string | null;
-  context: Set<string>;
-  years: Set<string>;
-  months: Set<string>;
-};
+export type { Reading } from './quantities.ts';
+export { direction } from './quantities.ts';
 
-const WORD_VALUES: Record<string, [number, Reading['unit']]> = {
-  'a fifth': [20, 'percent'], 'a quarter': [25, 'percent'], 'a third': [33.3, 'percent'], 'a half': [50, 'percent'], half: [50, 'percent'],
-  one: [1, 'count'], two: [2, 'count'], three: [3, 'count'], four: [4, 'count'], five: [5, 'count'], six: [6, 'count'], seven: [7, 'count'],
-  eight: [8, 'count'], nine: [9, 'count'], ten: [10, 'count'], eleven: [11, 'count'], twelve: [12, 'count'], twenty: [20, 'count'],
-};
-const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, billion: 1e9, bn: 1e9 };
-const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december)$/;
-const stems = (list: string) => new Set(list.split(' ').map(stem));
-const UP = stems('rise rising increase grow climb up gain higher more double jump surge');
-const DOWN = stems('fall falling cut drop decline decrease reduce reduction lower down fewer less halve shrink shrank');
-const QUALIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'almost', 'approximately', 'some', 'estimated', 'an', 'a', 'just', 'only', 'the']);
-const TARGET = stems('target goal aim pledge promise plan forecast expect project ambition commit');
-const FORECAST = new Set(['will', 'would', 'shall', "'ll", 'likely', 'expect', 'expects', 'expected', 'forecast', 'forecasts', 'predict', 'predicts', 'could', 'might', 'should', 'projected']);
-const NEGATORS = new Set(['not', 'never', 'no', 'none', 'neither', 'nor', 'without', 'cannot']);
-const DURATION = /^(seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?)$/;
-const FIGURE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}.,\-])([£$€])?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(\s?(?:million|billion|thousand|bn|m|k)\b)?(\s?(?:%|per ?cent\b))?(?![\p{L}\-]|\.\d)` +
-    String.raw`|\b(a fifth|a quarter|a third|a half|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\b(?![\-])`,
-  'giu',
-);
-
-export function direction(text: string): 1 | -1 | 0 {
-  const stems = words(text).map(stem);
-  const up = stems.some((s) => UP.has(s));
-  const down = stems.some((s) => DOWN.has(s));
-  return up === down ? 0 : up ? 1 : -1;
+/** The figures a sentence states, each with what it measures (quantities.ts). */
+export function readFigures(sentence: string): Reading[] {
+  return readQuantities(sentence);
 }
 
-/** The figures a sentence states, each with what it measures. Years, days of the month and ordinals are not figures. */
-export function readFigures(sentence: string): Reading[] {
-  const out: Array<Reading & { at: number; end: number }> = [];
-  const context = contentStems(sentence);
-  for (const m of sentence.matchAll(FIGURE)) {
-    const at = m.index;
-    const before = sentence.slice(0, at);
-    const after = sentence.slice(at + m[0].length);
-    const clauseStart = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('));
-    const clauseEndRel = after.search(/[,;:)]/);
-    const clause = sentence.slice(clauseStart + 1, at + m[0].length + (clauseEndRel < 0 ? after.length : clauseEndRel));
-    const prev = words(sentence.slice(clauseStart + 1, at));
-    const next = words(after.split(/[,;:]/)[0] ?? '');
-    let value: number;
-    let unit: Reading['unit'];
-    if (m[5]) {
-      const w = m[5].toLowerCase();
-      const known = WORD_VALUES[w];
-      if (!known) continue;
-      if (w === 'half' && ['first', 'second', 'the'].includes(prev.at(-1) ?? '')) continue;
-      if (w === 'one' && next[0] === 'in') continue; // "one in four" is a share, left unread
-      [value, unit] = known;
-    } else {
-      const digits = (m[2] ?? '').replace(/,/g, '');
-      value = Number(digits) * (SCALE[(m[3] ?? '').trim().toLowerCase()] ?? 1);
-      unit = m[4] ? 'percent' : m[1] ? 'money' : 'count';
-      const bare = !m[1] && !m[3] && !m[4];
-      if (bare && /^(19|20)\d\d$/.test(digits)) continue; // a year
-      if (bare && (MONTH.test(prev.at(-1) ?? '') || MONTH.test(next[0] ?? ''))) continue; // a day of the month
-      if (prev.slice(-2).join(' ') === 'out of') continue; // the scale of a score ("82 out of 100")
-      if (/^\s*(st|nd|rd|th)\b/.test(after)) continue;
-    }
-    const lead = [...prev];
-    while (lead.length && (QUALIFIERS.has(lead.at(-1) ?? '') || lead.slice(-2).join(' ') === 'up to')) lead.splice(lead.slice(-2).join(' ') === 'up to' ? -2 : -1);
-    const p1 = lead.at(-1) ?? '';
-    const p2 = lead.slice(-2).join(' ');
-    const threshold = ['below', 'under'].includes(p1) || ['less than', 'fewer than'].includes(p2) ? 'below'
-      : ['above', 'exceed', 'exceeds', 'exceeded', 'pass', 'passed', 'beyond', 'over'].includes(p1) || ['more than', 'at least'].includes(p2) ? 'above' : null;
-    const clauseDir = direction(sentence.slice(clauseStart + 1, at));
-    const nextDir = direction(next.slice(0, 1).join(' '));
-    let sign = 0;
-    if ((p1 === 'by' || p1 === 'of') && clauseDir !== 0) sign = clauseDir;
-    else if (UP.has(stem(p1)) || DOWN.has(stem(p1))) sign = UP.has(stem(p1)) ? 1 : -1;
-    else if (nextDir !== 0 && threshold === null) sign = nextDir;
-    const kind: Reading['kind'] = sign === 0 ? 'level' : 'change';
-    const signed = sign < 0 ? -value : value;
-    const head = next.find((w) => isContent(w) && !['million', 'billion', 'thousand'].includes(w));
-    out.push({
-      at, end: at + m[0].length,
-      text: m[0].trim(), value: signed, low: signed, high: signed, unit, kind, threshold,
-      target: lead.slice(-3).some((w) => TARGET.has(stem(w))),
-      forecast: prev.some((w) => FORECAST.has(w)),
-      negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
-      duration: DURATION.test(next[0] ?? ''),
-      head: head ? stem(head) : null,
-      context, years: yearsIn(clause), months: monthsIn(clause),
-    });
-  }
-  // "6 to 9 percent": the unit written once covers both ends of a range.
-  for (let i = out.length - 1; i > 0; i--) {
-    const a = out[i - 1];
-    const b = out[i];
-    if (!a || !b || a.unit !== 'count' || b.unit === 'count') continue;
-    if (!/^\s*(to|and|-|–)\s*$/.test(sentence.slice(a.end, b.at))) continue;
-    // The direction read before the range's first end applies to both ends.
-    const sign = a.kind === 'change' ? Math.sign(a.value) : b.kind === 'change' ? Math.sign(b.value) : 1;
-    const [lo, hi] = [Math.abs(a.value), Math.abs(b.value)].sort((x, y) => x - y) as [number, number];
-    Object.assign(b, { kind: sign === 1 && a.kind === 'level' && b.kind === 'level' ? 'level' : 'change', value: sign * hi, low: sign < 0 ? -hi : lo, high: sign < 0 ? -lo : hi });
-    out.splice(i - 1, 1);
-  }
-  return out.map(({ at: _at, end: _end, ...r }) => r);
+/** The figures of an evidence sentence: a table row is read cell by cell under its column headings. */
+function evidenceFigures(sentence: string, header: string | undefined): Reading[] {
+  return header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence);
 }
 
 const meets = (a: Set<string>, b: Set<string>) => a.size === 0 || b.size === 0 || [...a].some((y) => b.has(y));
@@ -140,13 +30,13 @@ const samePeriod = (c: Reading, e: Reading) => meets(c.years, e.years) && meets(
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
-  const forOutcome = type === 'promise' || type === 'prediction';
-  // A target, a forecast or a denied figure in a passage is not an outcome (advice may be worded
-  // either way), and a bound ("days above 30 degrees", "more than 500") is not a measurement.
-  if (c.unit !== e.unit || e.target || e.negated || e.threshold !== null || (e.forecast && type !== 'guidance') || (forOutcome && (c.duration || e.duration))) return null;
+  // A target, a forecast, a bound or a denied figure in a passage is not an outcome (advice may be
+  // worded either way), nor is the total a count is out of, nor a span of time that defines a measure.
+  if (c.unit !== e.unit || e.target || e.negated || e.threshold !== null || e.denominator || e.duration || e.nearly) return null;
+  if (e.forecast && type !== 'guidance') return null;
   if (c.kind !== e.kind || !samePeriod(c, e)) return null;
   const [x, y] = [Math.abs(c.value), Math.abs(e.value)];
-  if (x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
+  if (c.unit !== 'percent' && c.unit !== 'points' && x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
   let score = [...c.context].filter((w) => e.context.has(w)).length;
   if (c.head && c.head === e.head) score += 3;
   return score >= 2 ? score : null;
@@ -183,17 +73,30 @@ const pct = (d: number) => (d === 0 ? 'no' : d < 0.001 ? 'under 0.1%' : `${(Math
 function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: ResolvedOutcome; why: string } {
   const against = `${c.text} against the reported ${e.text}`;
   if (c.threshold) {
-    const met = c.threshold === 'above' ? e.high > c.value : e.low < c.value;
-    if (met) return { outcome: 'true', why: `${against}: ${c.threshold} ${c.text} as claimed, so true` };
-    const d = distance(c.value, e);
-    return { outcome: band(d), why: `${against}: not ${c.threshold} it, ${pct(d)} off, so ${band(d)}` };
+    // A bound holds or it does not: "more than 500" against 499 is false, not nearly true.
+    const dir = c.kind === 'change' && c.value !== 0 ? Math.sign(c.value) : 1;
+    const got = dir * e.value;
+    const bound = Math.abs(c.value);
+    const met = c.threshold === 'above' ? (c.inclusive ? got >= bound : got > bound) : c.inclusive ? got <= bound : got < bound;
+    const words = `${c.threshold === 'above' ? (c.inclusive ? 'at least' : 'more than') : c.inclusive ? 'no more than' : 'less than'} ${c.text.replace(/^(no more than|not more than|more than|less than|fewer than|at least|at most|up to|over|under|above|below)\s+/i, '')}`;
+    return met ? { outcome: 'true', why: `${against}: ${words} as claimed, so true` } : { outcome: 'false', why: `${against}: not ${words}, so false` };
   }
-  if (type === 'promise') {
+  if (type === 'promise' && c.low === c.high) {
     const o = delivered(c.value, e.high);
     return { outcome: o, why: `${e.text} delivered of the ${c.text} promised, so ${o}` };
   }
+  if (c.low !== c.high) {
+    // A range (or "nearly N") holds when the figure lies inside it; otherwise it is banded from the nearer end.
+    if (e.value >= c.low && e.value <= c.high) return { outcome: 'true', why: `${against}: inside the ${c.nearly ? 'claimed figure' : 'range'}, so true` };
+    const end = e.value < c.low ? c.low : c.high;
+    const d = distance(end, e);
+    return { outcome: band(d), why: `${against}: outside it, ${pct(d)} from its nearer end, so ${band(d)}` };
+  }
   const d = distance(c.value, e);
-  if (type === 'guidance') {
+  if (type === 'guidance' && c.forecast === false && !e.forecast) {
+    return { outcome: band(d), why: `${against}: ${pct(d)} apart, so ${band(d)}` };
+  }
+  if (type === 'guidance' && e.forecast) {
     const o: ResolvedOutcome = d <= FIGURE_BANDS[0].within ? 'true' : 'mostly_true';
     return { outcome: o, why: `${against}: ${d <= FIGURE_BANDS[0].within ? 'the same figure' : 'different details'}, so ${o}` };
   }
@@ -215,16 +118,23 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
   return outcomes.reduce(nearMixed);
 }
 
+/** The claimed figures a judge checks: not a target or total the claim only names, nor a span of time that dates it. */
+export function checkedFigures(quote: string, type: ClaimType): Reading[] {
+  const forward = type === 'promise' || type === 'prediction' || type === 'guidance';
+  return readFigures(quote).filter((f) => !f.denominator && !f.duration && !(f.target && f.threshold === null && type === 'factual') && !(forward && f.unit === 'duration'));
+}
+
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
-  const claimed = readFigures(claim.quote);
+  const claimed = checkedFigures(claim.quote, claim.claim_type);
   const results: Array<{ outcome: ResolvedOutcome; why: string; item: JudgeInput['items'][number]; sentence: string }> = [];
   for (const c of claimed) {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
     for (const item of items) {
       for (const sentence of item.sentences) {
-        for (const e of readFigures(sentence)) {
+        for (const e of evidenceFigures(sentence, item.table_header)) {
+          if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
           const score = matchScore(c, e, claim.claim_type);
           if (score === null) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.

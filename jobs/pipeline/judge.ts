@@ -4,6 +4,7 @@ import { figuresJudge } from './judge-figures.ts';
 import { addDays, fragment, isAuthority, onTime, sentenceSpans } from './judge-text.ts';
 import { wordingJudge } from './judge-wording.ts';
 import type { CandidateClaim } from './types.ts';
+import type { Actors } from './grounding.ts';
 import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } from '../../core/method/outcomes.ts';
 
 // Stage "judge": two independent deterministic judges apply the claim's fixed test
@@ -44,7 +45,7 @@ export type Verdict = { outcome: Outcome; on_time: boolean | null; rationale: st
 
 /** An evidence item the fixed test lets count, with its passage split into sentences. */
 export type UsableItem = EvidenceItem & { published: string; sentences: string[] };
-export type JudgeInput = { claim: CandidateClaim; items: readonly UsableItem[] };
+export type JudgeInput = { claim: CandidateClaim; items: readonly UsableItem[]; actors?: Actors };
 export type Finding = {
   outcome: Outcome;
   reason: string;
@@ -179,10 +180,10 @@ function rationale(claim: CandidateClaim, verdict: Omit<Verdict, 'rationale'>, a
 }
 
 /** The judge stage: the verdict on one claim from its evidence, as of `today` (YYYY-MM-DD). */
-export function judgeClaim(claim: CandidateClaim, evidence: readonly EvidenceItem[], today: string): Verdict {
+export function judgeClaim(claim: CandidateClaim, evidence: readonly EvidenceItem[], today: string, actors?: Actors): Verdict {
   const sorted = sortEvidence(claim, evidence, today);
   const due = dueDate(claim);
-  const input: JudgeInput = { claim, items: sorted.usable };
+  const input: JudgeInput = { claim, items: sorted.usable, ...(actors ? { actors } : {}) };
   const findings = new Map(JUDGES.map((j) => [j.name, j.read(input)] as const));
   // Kept early only when a judge finds it kept in full and no judge reads anything short of that.
   const read = [...findings.values()].map((f) => f.outcome);

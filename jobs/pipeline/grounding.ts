@@ -1,0 +1,170 @@
+// Grounding (methodology, "Evidence about the claim's subject"): a passage is
+// evidence for a claim only when it is about what the claim is about: the
+// bodies or people the claim names, or, when it names none or speaks in the
+// first person, the speaker (its name, an alias, a person's surname, and for
+// a person's "we" the organisation their description says they lead). A
+// sentence names them, or refers back to them: a sentence that names nobody
+// ("That is a fall of 6.1%", "The company missed its target") is about
+// whoever the last sentence naming someone was about. A sentence naming only
+// other bodies or people is about them, not the claim's subject. Names are
+// read from capitalisation, so that invented names are read as well as known
+// ones; a capitalised word after "in", "at", "across" and the like is read as
+// a place, which says where and not who.
+
+const LOWER_INSIDE = new Set(['and', 'of', 'for', 'the', '&', 'de', 'on', 'upon']);
+const NOT_NAMES = new Set([
+  'the', 'a', 'an', 'in', 'on', 'at', 'by', 'for', 'but', 'and', 'or', 'of', 'to', 'from', 'with', 'as', 'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'they',
+  'we', 'our', 'i', 'he', 'she', 'his', 'her', 'you', 'your', 'my', 'if', 'when', 'while', 'after', 'before', 'since', 'during', 'under', 'over', 'all', 'every', 'each', 'some', 'most', 'no', 'not',
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'q', 'mr', 'mrs', 'ms', 'dr',
+]);
+const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
+const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;
+
+export type NameSpan = { text: string; start: number; end: number; place: boolean; initial: boolean };
+
+const words = (s: string): string[] => s.toLowerCase().normalize('NFKC').replace(/['’]s\b/g, '').match(/[\p{L}\p{N}&]+/gu) ?? [];
+
+/** Capitalised names in a sentence ("Dunmere Water", "Office of Rail Statistics", "NVHT"), each flagged when it reads as a place or opens the sentence. */
+export function namesIn(sentence: string): NameSpan[] {
+  const out: NameSpan[] = [];
+  const re = /(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&|upon|on)\s+)*(?:\p{Lu}[\p{L}'’.-]*|\p{Lu}{2,}))*/gu;
+  for (const m of sentence.matchAll(re)) {
+    let text = m[0].replace(/['’]s$/, '').replace(/[.'’-]+$/, '');
+    let start = m.index;
+    // Drop leading words that are not names ("The", "In December", "But").
+    const parts = text.split(/\s+/);
+    while (parts.length && (NOT_NAMES.has(parts[0]!.toLowerCase().replace(/[.'’]/g, '')) || LOWER_INSIDE.has(parts[0]!))) {
+      start += parts[0]!.length + 1;
+      parts.shift();
+    }
+    while (parts.length && (NOT_NAMES.has(parts.at(-1)!.toLowerCase()) || LOWER_INSIDE.has(parts.at(-1)!))) parts.pop();
+    if (parts.length === 0) continue;
+    text = parts.join(' ');
+    const before = sentence.slice(0, start);
+    const initial = /^[\s"“‘'(\-–—*•]*$/.test(before) || /[:.!?|]["”’']?\s*$/.test(before);
+    out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before), initial });
+  }
+  return out;
+}
+
+/**
+ * `impersonal`: the claim names nobody and does not speak in the first person
+ * ("About one household in thirty used a food bank"): a passage that names
+ * nobody may bear on it too, but never one about someone else.
+ */
+export type Actors = { names: string[][]; surnames: string[]; impersonal: boolean };
+
+/** Token sequences of names, with a leading "the" and a title dropped ("Dr Ashcombe" → "ashcombe"). */
+function forms(names: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const n of names) {
+    const plain = words(n.replace(TITLES, ''));
+    const t = plain[0] === 'the' && plain.length > 1 ? plain.slice(1) : plain;
+    if (t.length) out.push(t);
+  }
+  return out;
+}
+
+function containsSeq(hay: string[], needle: string[]): boolean {
+  for (let i = 0; i + needle.length <= hay.length; i++) if (needle.every((t, j) => hay[i + j] === t)) return true;
+  return false;
+}
+
+/** The organisations a person's description says they lead or work for ("chief executive of Severnmoor Water since 2021"). */
+export function affiliationsOf(description: string | null | undefined): string[] {
+  const d = (description ?? '').replace(/^SAMPLE DATA \(invented\):\s*/i, '');
+  const out: string[] = [];
+  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
+    const name = m[1]!.replace(/^the\s+/i, '');
+    if (name.split(/\s+/).length >= 2 || /^\p{Lu}{2,}$/u.test(name)) out.push(name);
+  }
+  return out;
+}
+
+export type SubjectLike = { name: string; kind: string; aliases: readonly string[]; description?: string | null };
+
+/**
+ * Whom a claim is about: the bodies and people it names (other than places),
+ * and the speaker when it speaks in the first person, names the speaker, or
+ * names nobody else. A person's "we" is their organisation's.
+ */
+export function claimActors(quote: string, speaker: SubjectLike): Actors {
+  const own = [speaker.name, ...speaker.aliases];
+  const ownForms = forms(own);
+  const surnames: string[] = [];
+  if (speaker.kind === 'person') {
+    const last = words(speaker.name).at(-1);
+    if (last && last.length >= 3) surnames.push(last);
+  }
+  const named = namesIn(quote).filter((n) => !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  const others = named.filter((n) => {
+    const t = words(n.text);
+    return !ownForms.some((f) => containsSeq(t, f) || containsSeq(f, t)) && !surnames.some((s) => t.includes(s));
+  });
+  const firstPerson = /\b(we|our|ours|us|i|my|me|i'm|i've|i'd|we're|we've|we'll|i'll)\b/i.test(quote);
+  const plural = /\b(we|our|ours|us|we're|we've|we'll)\b/i.test(quote);
+  const namesSpeaker = named.length > others.length;
+  const names: string[][] = [];
+  if (firstPerson || namesSpeaker || others.length === 0) {
+    names.push(...ownForms);
+    if (speaker.kind === 'person' && (plural || others.length === 0)) names.push(...forms(affiliationsOf(speaker.description)));
+  }
+  names.push(...forms(others.map((n) => n.text)));
+  return { names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0 };
+}
+
+export type About = 'actor' | 'other' | 'none';
+
+/** Whether a name is one of the actors'. */
+export function isActorName(name: string, actors: Actors): boolean {
+  const t = words(name.replace(TITLES, ''));
+  const tt = t[0] === 'the' && t.length > 1 ? t.slice(1) : t;
+  if (tt.length === 0) return false;
+  return actors.names.some((f) => containsSeq(tt, f) || (tt.length >= 2 && containsSeq(f, tt))) || actors.surnames.some((s) => tt.at(-1) === s);
+}
+
+/** What one sentence is about, from its own names: the actors, someone else, or nobody named. */
+export function sentenceAbout(sentence: string, actors: Actors): About {
+  const names = namesIn(sentence);
+  if (names.some((n) => isActorName(n.text, actors))) return 'actor';
+  const whoElse = names.filter((n) => !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  return whoElse.length ? 'other' : 'none';
+}
+
+/**
+ * For each sentence of a document (in order), whether it is about the actors:
+ * by its own names, else by the last sentence before it that named someone.
+ */
+export function groundSentences(sentences: readonly string[], actors: Actors): boolean[] {
+  let carried: About = 'none';
+  return sentences.map((s) => {
+    const about = sentenceAbout(s, actors);
+    const effective = about === 'none' && refersBack(s) ? carried : about;
+    if (effective !== 'none') carried = effective;
+    return effective === 'actor' || (actors.impersonal && effective === 'none');
+  });
+}
+
+// Generic nouns a text uses to refer back to a body it has named ("the company", "the trust").
+const BODY_NOUNS = 'company|firm|group|business|trust|council|authority|network|charity|club|side|team|paper|newspaper|title|outlet|institute|association|service|operator|supplier|utility|organisation|organization|body|board|hospital|university|centre|center|agency|bank|provider|landlord|retailer|chain|insurer|airline|school|college|regulator|department|ministry|force|brigade|party|campaign|programme|program|project|scheme|fund|foundation|society|league|federation|union|institution|practice|clinic|station|newsroom|broadcaster|station|economist|forecaster|pundit|tipster|director|executive|chair|editor|commissioner|minister|official|spokesperson|spokesman|spokeswoman';
+const REFERS_BACK = new RegExp(`^[\\s"“‘'(]*(?:(?:and|but|so|yet|however|meanwhile|overall|in total|by then|since then|of (?:these|those|them|this|that)),?\\s+)?(?:it|its|it's|they|their|them|he|his|she|her|this|that|these|those|such|both|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
+const BACK_INSIDE = new RegExp(`\\b(?:its|their|his|her|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
+
+/** Whether a sentence that names nobody refers back to someone named before ("It missed…", "That is a fall of…", "…, the trust said"). */
+export function refersBack(sentence: string): boolean {
+  return REFERS_BACK.test(sentence) || BACK_INSIDE.test(sentence);
+}
+
+/**
+ * Within a sentence about the actors, whether a figure at `at` belongs to
+ * someone else: the nearest name before it in its clause is another's ("…,
+ * while Dunmere Water renewed 212,400 metres").
+ */
+export function figureBelongsToOther(sentence: string, at: number, actors: Actors): boolean {
+  const before = sentence.slice(0, at);
+  const clauseStart = Math.max(before.lastIndexOf(';'), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i), before.lastIndexOf('. '));
+  const names = namesIn(sentence).filter((n) => n.end <= at && n.start >= clauseStart && !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  const nearest = names.at(-1);
+  return nearest !== undefined && !isActorName(nearest.text, actors);
+}

@@ -1,0 +1,282 @@
+import { contentStems, isContent, monthsIn, stem, words, yearsIn } from './judge-text.ts';
+
+// Figures as quantities (methodology, "Figures"): each number a sentence states,
+// with its unit converted to one base (money in whole currency units, pence and
+// cents as hundredths; lengths in metres; durations in minutes; shares in
+// percent), its scale ("£18.4m", "48k", "1.2bn", "nearly three million"), what
+// it measures (the words around it, and a table's column heading), its period,
+// and how it is stated: a level or a change (signed: a fall is negative), a
+// bound ("more than", "no more than", "at least"), a range ("4% to 6%",
+// "between 4 and 6"), approximate from below ("nearly", "almost"), a target
+// or forecast rather than an outcome, denied, or the total a count is out of
+// ("742 of its 1,150 overflows": 1,150 is the denominator). Years, days of the
+// month and ordinals ("22nd") are not figures.
+
+export type Unit = 'percent' | 'points' | 'money' | 'count' | 'length' | 'duration';
+
+export type Reading = {
+  text: string;
+  at: number;
+  /** In the unit's base; signed for a change (a fall is negative). A range keeps both ends in low..high. */
+  value: number;
+  low: number;
+  high: number;
+  unit: Unit;
+  kind: 'level' | 'change';
+  threshold: 'above' | 'below' | null;
+  /** Whether the bound admits the figure itself ("at least", "no more than"). */
+  inclusive: boolean;
+  /** "nearly", "almost", "just under": a little below the figure. */
+  nearly: boolean;
+  /** A figure named as a target, standard, plan or budget ("its target of 25,000"), not an outcome. */
+  target: boolean;
+  /** Said of the future or as advice. */
+  forecast: boolean;
+  /** Denied in its clause ("had not added the 14 carriages", "not £31 million"). */
+  negated: boolean;
+  /** A span of time that says when or how long a definition runs ("within four hours"), not how much. */
+  duration: boolean;
+  /** The total a count is out of ("of its 1,150"). */
+  denominator: boolean;
+  head: string | null;
+  context: Set<string>;
+  years: Set<string>;
+  months: Set<string>;
+};
+
+const SMALL: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14,
+  fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+};
+const FRACTIONS: Record<string, number> = {
+  'a fifth': 20, 'one fifth': 20, 'a quarter': 25, 'one quarter': 25, 'a third': 100 / 3, 'one third': 100 / 3, 'a half': 50, half: 50, 'one half': 50,
+  'two thirds': 200 / 3, 'two-thirds': 200 / 3, 'three quarters': 75, 'three-quarters': 75, 'two fifths': 40, 'three fifths': 60, 'four fifths': 80, 'a tenth': 10, 'one tenth': 10,
+};
+const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12 };
+const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
+const TIME: Record<string, number> = { minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080 };
+const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
+const stems = (list: string) => new Set(list.split(' ').map(stem));
+const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed');
+const DOWN = stems('fall falling cut drop decline decrease reduce reduction lower down fewer less halve shrink shrank slip slump');
+const TARGET = stems('target goal aim pledge promise plan planned forecast expect project ambition commit commitment standard budget budgeted benchmark requirement required threshold objective guidance guide cap limit trajectory');
+const FORECAST = new Set(['will', 'would', 'shall', "'ll", 'likely', 'expect', 'expects', 'expected', 'forecast', 'forecasts', 'predict', 'predicts', 'could', 'might', 'should', 'projected', 'projects', 'project']);
+const NEGATORS = new Set(['not', 'never', 'no', 'none', 'neither', 'nor', 'without', 'cannot']);
+const QUALIFIERS = new Set(['about', 'around', 'roughly', 'approximately', 'some', 'estimated', 'an', 'a', 'only', 'the', 'just', 'nearly', 'almost', 'over', 'under']);
+const NUMBER_WORDS = Object.keys(SMALL).join('|');
+const FRACTION_WORDS = Object.keys(FRACTIONS).sort((a, b) => b.length - a.length).map((f) => f.replace(' ', '\\s+')).join('|');
+
+const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
+const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*`;
+const FIGURE = new RegExp(
+  [
+    // 1 currency, 2 number, 3 scale, 4 unit
+    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|days?\b|weeks?\b))?(?![\p{L}]|\.\d)`,
+    // 5 share: "one in five", "nine in ten", "1 in 4"
+    String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
+    // 6 fraction words
+    String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
+    // 7 number words, 8 scale, 9 unit
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|days|weeks))?\b`,
+  ].join('|'),
+  'giu',
+);
+
+function wordNumber(s: string): number | null {
+  let total = 0;
+  let current = 0;
+  for (const w of s.toLowerCase().split(/[\s-]+/)) {
+    const v = SMALL[w];
+    if (v === undefined) return null;
+    if (v === 100) current = (current || 1) * 100;
+    else current += v;
+  }
+  total += current;
+  return total;
+}
+
+function unitOf(raw: string | undefined, currency: string | undefined): { unit: Unit; factor: number } {
+  const u = (raw ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+  if (currency) return { unit: 'money', factor: 1 };
+  if (!u) return { unit: 'count', factor: 1 };
+  if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
+  if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
+  if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
+  if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
+  if (TIME[u] !== undefined) return { unit: 'duration', factor: TIME[u]! };
+  return { unit: 'count', factor: 1 };
+}
+
+export function direction(text: string): 1 | -1 | 0 {
+  const s = words(text).map(stem);
+  const up = s.some((x) => UP.has(x));
+  const down = s.some((x) => DOWN.has(x));
+  return up === down ? 0 : up ? 1 : -1;
+}
+
+type Raw = Reading & { end: number };
+
+/** The figures a sentence states. `header` is a table's column heading for a cell (its words and period join the cell's). */
+export function readQuantities(sentence: string, header?: string): Reading[] {
+  const out: Raw[] = [];
+  const context = contentStems(`${sentence} ${header ?? ''}`);
+  const headerPercent = header !== undefined && /%|per ?cent|percent|share|proportion|rate\b/i.test(header);
+  const headerMoney = header !== undefined && /[£$€]/.test(header);
+  const headerChange = header !== undefined && /\bchange\b|increase|decrease|growth|\bfall\b|\brise\b/i.test(header);
+  for (const m of sentence.matchAll(FIGURE)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    const before = sentence.slice(0, at);
+    const after = sentence.slice(end);
+    let value: number;
+    let unit: Unit;
+    if (m[2] !== undefined) {
+      const digits = m[2].replace(/,/g, '');
+      const bare = !m[1] && !m[3] && !m[4];
+      if (bare && /^(19|20)\d\d$/.test(digits) && !/[.,]/.test(m[2])) continue; // a year
+      if (/^\s*(st|nd|rd|th)\b/i.test(after)) continue; // an ordinal
+      if (/^[/–-]\d/.test(after) || /\d[/–-]$/.test(before)) { if (/^(19|20)\d\d$/.test(digits) || /^\d\d$/.test(digits)) continue; } // "2023-24"
+      const prevWord = words(before).at(-1) ?? '';
+      const nextWord = words(after).at(0) ?? '';
+      if (bare && (MONTH.test(prevWord) || MONTH.test(nextWord))) continue; // a day of the month
+      if (bare && /\bout of\s*$/i.test(before)) continue; // the scale of a score
+      if (bare && /^\s*(am|pm|a\.m|p\.m)\b/i.test(after)) continue; // a time of day
+      if (bare && /\b(table|figure|chapter|section|page|q|h|no|number|registered charity)\s*$/i.test(before)) continue;
+      if (bare && /^\s*:\s*\d/.test(after)) continue;
+      const scale = SCALE[(m[3] ?? '').toLowerCase()] ?? 1;
+      // "£18.4m" is money in millions; a bare "400m" stays a count in millions too.
+      const u = unitOf(m[4], m[1]);
+      value = Number(digits) * scale * u.factor;
+      unit = u.unit;
+      if (unit === 'count' && headerPercent) unit = 'percent';
+      if (unit === 'count' && headerMoney) unit = 'money';
+    } else if (m[5] !== undefined) {
+      const parts = m[5].toLowerCase().split(/\s+/).filter((w) => w !== 'every');
+      const a = /^\d+$/.test(parts[0]!) ? Number(parts[0]) : wordNumber(parts[0]!);
+      const b = /^\d+$/.test(parts.at(-1)!) ? Number(parts.at(-1)) : wordNumber(parts.at(-1)!);
+      if (!a || !b || a >= b) continue;
+      value = (100 * a) / b;
+      unit = 'percent';
+    } else if (m[6] !== undefined) {
+      const f = m[6].toLowerCase().replace(/\s+/g, ' ');
+      const prev = words(before).at(-1) ?? '';
+      if (f === 'half' && ['first', 'second', 'the', 'a', 'top', 'bottom'].includes(prev)) continue; // "the second half", "the top half"
+      value = FRACTIONS[f] ?? 0;
+      unit = 'percent';
+    } else if (m[7] !== undefined) {
+      const n = wordNumber(m[7]);
+      if (n === null) continue;
+      const prev = words(before).at(-1) ?? '';
+      if (n === 1 && !m[8] && !m[9]) continue; // "one" is rarely a figure ("one of the", "no one")
+      if (['top', 'bottom'].includes(prev)) continue; // a league position band, not a count
+      const u = unitOf(m[9], undefined);
+      value = n * (SCALE[(m[8] ?? '').toLowerCase()] ?? 1) * u.factor;
+      unit = u.unit;
+    } else continue;
+
+    const clauseStart = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
+    const prev = words(sentence.slice(clauseStart + 1, at));
+    const nextWords = words(after.split(/[,;:|]/)[0] ?? '');
+    const lead = [...prev];
+    let nearly = false;
+    let justOver = false;
+    const strip = () => {
+      for (;;) {
+        const two = lead.slice(-2).join(' ');
+        if (['just under', 'just below', 'a little under', 'slightly under', 'slightly below', 'little under'].includes(two)) { nearly = true; lead.splice(-2); continue; }
+        if (['just over', 'just above', 'slightly over', 'slightly above', 'little over'].includes(two)) { justOver = true; lead.splice(-2); continue; }
+        const w = lead.at(-1) ?? '';
+        if (w === 'nearly' || w === 'almost') { nearly = true; lead.pop(); continue; }
+        if (QUALIFIERS.has(w) && !['over', 'under'].includes(w)) { lead.pop(); continue; }
+        break;
+      }
+    };
+    strip();
+    const p1 = lead.at(-1) ?? '';
+    const p2 = lead.slice(-2).join(' ');
+    const p3 = lead.slice(-3).join(' ');
+    let threshold: Reading['threshold'] = null;
+    let inclusive = false;
+    if (['no more than', 'not more than', 'no higher than', 'not exceed', 'no greater than'].includes(p3) || ['at most', 'up to', 'maximum of', 'max of'].includes(p2)) [threshold, inclusive] = ['below', true];
+    else if (['no fewer than', 'no less than', 'not less than', 'a minimum of'].includes(p3) || ['at least', 'minimum of'].includes(p2)) [threshold, inclusive] = ['above', true];
+    else if (['less than', 'fewer than', 'lower than'].includes(p2) || ['below', 'under'].includes(p1)) threshold = 'below';
+    else if (['more than', 'greater than', 'higher than', 'in excess of', 'upwards of'].includes(p2) || ['above', 'exceed', 'exceeds', 'exceeded', 'exceeding', 'over', 'beyond', 'top', 'tops', 'topping', 'surpass', 'pass', 'passed'].includes(p1)) threshold = 'above';
+    if (justOver && !threshold) threshold = 'above';
+    const clauseDir = direction(sentence.slice(clauseStart + 1, at));
+    const nextDir = direction(nextWords.slice(0, 1).join(' '));
+    let sign = 0;
+    if ((p1 === 'by' || p1 === 'of') && clauseDir !== 0) sign = clauseDir;
+    else if (UP.has(stem(p1)) || DOWN.has(stem(p1))) sign = UP.has(stem(p1)) && !['top', 'tops', 'topping', 'exceed', 'exceeds', 'exceeded', 'exceeding'].includes(p1) ? 1 : DOWN.has(stem(p1)) ? -1 : 0;
+    else if (nextDir !== 0 && threshold === null && /^\s*(up|down|higher|lower|more|less|fewer)\b/i.test(after)) sign = nextDir;
+    // "rise by no more than 5%": the direction before the bound applies.
+    if (sign === 0 && threshold !== null && /\b(by)\s*$/i.test(sentence.slice(clauseStart + 1, at).replace(/\b(no more than|not more than|more than|less than|at least|at most|up to|over|under|nearly|almost|about|around)\s*$/i, '').trim() + ' ') ) sign = clauseDir;
+    if (sign === 0 && headerChange) sign = /^[\s]*[−-]/.test(sentence.slice(Math.max(0, at - 2), at + 1)) || /^[\s]*[−-]/.test(m[0]) ? -1 : 1;
+    if (/[−-]\s*$/.test(before) && headerChange) sign = -1;
+    const kind: Reading['kind'] = sign === 0 ? 'level' : 'change';
+    const signed = sign < 0 ? -value : value;
+    const head = nextWords.find((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w));
+    const clauseEndRel = after.search(/[,;:)|]/);
+    const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
+    const durationDefinition = unit === 'duration' && /\b(within|in|after|for|under|inside|over|than|of)\s*$/i.test(sentence.slice(clauseStart + 1, at));
+    const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
+    const low = nearly ? signed * 0.9 : signed;
+    const high = signed;
+    out.push({
+      at, end, text: m[0].trim(), value: signed,
+      low: Math.min(low, high), high: Math.max(low, high),
+      unit, kind, threshold, inclusive, nearly,
+      target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before),
+      forecast: prev.some((w) => FORECAST.has(w)),
+      negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
+      duration: durationDefinition,
+      denominator,
+      head: head ? stem(head) : null,
+      context, years: yearsIn(`${clause} ${header ?? ''}`), months: monthsIn(`${clause} ${header ?? ''}`),
+    });
+  }
+  // Ranges: "6 to 9 percent", "between £1.2bn and £1.3bn", "4-6%": one figure from low to high.
+  for (let i = out.length - 1; i > 0; i--) {
+    const a = out[i - 1]!;
+    const b = out[i]!;
+    const gap = sentence.slice(a.end, b.at);
+    if (!/^\s*(to|and|-|–|—)\s*$/.test(gap)) continue;
+    if (gap.trim() === 'and' && !/\bbetween\s+(?:[£$€]\s?)?$/i.test(sentence.slice(0, a.at).replace(/\s*$/, ' ').slice(-12))) continue;
+    if (a.unit !== b.unit && a.unit !== 'count') continue;
+    const unitRatio = a.unit === 'count' && b.unit !== 'count' ? unitScale(a, b) : 1;
+    const lo = Math.abs(a.value) * unitRatio;
+    const hi = Math.abs(b.value);
+    if (lo >= hi) continue;
+    const sign = a.kind === 'change' ? Math.sign(a.value) : b.kind === 'change' ? Math.sign(b.value) : 1;
+    Object.assign(b, {
+      at: a.at, text: sentence.slice(a.at, b.end).trim(), kind: a.kind === 'change' || b.kind === 'change' ? 'change' : 'level',
+      value: sign * (lo + hi) / 2, low: sign < 0 ? -hi : lo, high: sign < 0 ? -lo : hi,
+      threshold: null, target: a.target || b.target, forecast: a.forecast || b.forecast, negated: a.negated || b.negated, nearly: false,
+    });
+    out.splice(i - 1, 1);
+  }
+  return out.map(({ end: _end, ...r }) => r);
+}
+
+/** "4 to 6%": the first end is written without the unit (and a money range's first end without its scale: "£1.2 to £1.3bn"). */
+function unitScale(a: Reading, b: Reading): number {
+  if (b.unit === 'percent' || b.unit === 'points') return 1;
+  const ratio = Math.abs(b.value) / Math.max(Math.abs(a.value), 1e-9);
+  return ratio > 100 ? 10 ** Math.round(Math.log10(ratio)) : 1;
+}
+
+/** Table cells read as figures: a row with its column headings ("Severnmoor Water | £463 | £541 | +16.8%"). */
+export function readTableRow(row: string, header: string): Reading[] {
+  const cells = row.split('|');
+  const heads = header.split('|');
+  const out: Reading[] = [];
+  let offset = 0;
+  cells.forEach((cell, j) => {
+    if (j > 0 && heads[j] !== undefined) {
+      for (const r of readQuantities(cell, `${heads[j]} ${cells[0] ?? ''} ${heads[0] ?? ''}`)) out.push({ ...r, at: r.at + offset });
+    }
+    offset += cell.length + 1;
+  });
+  return out;
+}
+
+export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
