@@ -4,6 +4,7 @@ import datesPlugin from 'compromise-dates';
 import * as chrono from 'chrono-node';
 import type { ClaimType, Classification, Topic } from './types.ts';
 import { periodsIn } from './periods.ts';
+import { isActorName, namesIn } from './grounding.ts';
 
 // Stage "classify": what kind of claim a sentence is, its broad topic, and when
 // a promise or prediction falls due. Everything is read from compromise's tags
@@ -19,8 +20,16 @@ export interface ClassifyContext {
   said_on?: string;
   /** The speaker's own names: in its own words "Brightwater will…" is a first-person commitment. */
   self_names?: string[];
+  /** The claim comes from the subject's own document (its site or its publication), where its narrator is the subject. */
+  own_document?: boolean;
   /** The period the claim's document is about (periods.ts, documentPeriod): the due date of a claim that names none. */
   doc_period?: string | null;
+  /**
+   * The speaker is a body (an organisation or outlet), or a person who speaks for one (their
+   * description names the organisation they lead or work for): its "will" about its own
+   * services is a promise, and its expectations for its own figures are guidance.
+   */
+  speaks_for_body?: boolean;
 }
 
 /** Signals in a sentence; extract uses them to keep checkable sentences, classify to type them. */
@@ -49,7 +58,7 @@ const M = {
   // compromise's own Imperative tag misfires on "House prices will…": an order has no other finite verb.
   notImperative: ['(#Modal|#Copula|#PastTense)', '^please? . #Noun+ #PresentTense'],
   modal: '. #Adverb? (should|must|ought|need|needs) to? not? #Adverb? #Verb',
-  pledge: ['(we|i|our|my) #Adverb? (pledge|pledged|promise|promised|vow|vowed|commit|committed|guarantee|guaranteed|undertake|undertook) (to|that)?', '(we|i) (are|am|remain|were|was) #Adverb? (committed|determined) to', '(our|my) #Adjective? (pledge|promise|commitment|target|goal|aim|plan) (is|was)? to'],
+  pledge: ['(we|i|our|my) #Adverb? (can|will|do|would)? #Adverb? (pledge|pledged|promise|promised|vow|vowed|commit|committed|guarantee|guaranteed|undertake|undertook) (to|that|you|customers|passengers|supporters|readers|patients|tenants|residents|everyone|people)?', '(we|i) (are|am|remain|were|was) #Adverb? (committed|determined) to', '(our|my) #Adjective? (pledge|promise|commitment|target|goal|aim|plan) (is|was)? to'],
   firstFuture: '(we|i) #Adverb? (will|shall) not? #Adverb? #Verb',
   firstPlan: ['(we|i) (are|am|remain) #Adverb? (going|on track|set|planning|due) to', '(we|i) #Adverb? (aim|plan|intend) to'],
   forecastVerb: ['(expect|expects|expected|forecast|forecasts|predict|predicts|predicted|anticipate|anticipates|anticipated|foresee|foresees|projected)'],
@@ -124,13 +133,56 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
   };
 }
 
-function typeOf(doc: View): ClaimType {
+// Verbs of a level changing: "bills will rise" forecasts a figure; "the stand will open" commits to a deed.
+const LEVEL_VERBS = new Set(['rise', 'fall', 'increase', 'decrease', 'grow', 'drop', 'decline', 'climb', 'peak', 'slow', 'ease', 'recover', 'double', 'halve', 'exceed', 'top', 'reach', 'remain', 'hit', 'improve', 'worsen', 'shrink', 'slip', 'soar', 'surge', 'plunge', 'fluctuate', 'average', 'go', 'come', 'be']);
+// Words by which a body refers to itself ("the company expects", "the trust would recruit").
+const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade)\b/i;
+
+/** The verb after "will"/"would"/"shall", and whether the future is spoken by the subject about itself. */
+function futureVerb(doc: View): string | null {
+  for (const terms of termsOfMatches(doc.match('(will|shall|would|wo) #Adverb? not? #Adverb? (be|have)? #Adverb? .'))) {
+    const verb = terms.slice(1).find((t) => !t.tags.some((g) => g === 'Adverb' || g === 'Negative') && t.normal !== 'not');
+    if (verb) return verb.root ?? verb.normal;
+  }
+  return null;
+}
+
+function isForecastVerb(doc: View): boolean {
+  // "forecast" and "projected" as verbs, not nouns ("the hub has published a forecast every week").
+  return termsOfMatches(doc.match(M.forecastVerb[0]!)).some((terms) => {
+    const t = terms[0];
+    return !!t && (t.tags.includes('Verb') || !['forecast', 'forecasts', 'projected'].includes(t.normal));
+  });
+}
+
+function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimType {
   if (isGuidance(doc)) return 'guidance';
   if (hasAny(doc, M.pledge)) return 'promise';
-  // A forecast verb outranks "we will": "we expect we will…" predicts, it does not promise.
-  if (hasAny(doc, M.forecastVerb)) return 'prediction';
+  const body = context.speaks_for_body === true;
+  const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names));
+  const predictWord = /\b(predict|predicts|predicted|prediction|tip|tipping|bet)\b/i.test(sentence);
+  // An expectation: a body's for its own figures is guidance (the outlook a company or public body
+  // publishes, judged against the actual); anyone's for the world is a prediction.
+  const onTrack = /\b(on track|on course|set|due|poised|going)\s+to\s+(\w+)/i.exec(sentence);
+  if (onTrack && !isForecastVerb(doc) && body && self && !LEVEL_VERBS.has(parse(onTrack[2]!).compute('root').json()[0]?.terms?.[0]?.root ?? onTrack[2]!.toLowerCase())) return 'promise';
+  if (isForecastVerb(doc) || hasAny(doc, M.likely)) {
+    if (body && self && !predictWord) return 'guidance';
+    if (body && /\b(is|are|was|were)\s+(expected|forecast|projected|anticipated)\s+to\b/i.test(sentence) && !predictWord && context.own_document) return 'guidance';
+    return 'prediction';
+  }
   if (firstPersonFuture(doc)) return 'promise';
-  if (hasAny(doc, [...M.likely, ...M.future]) || hedged(doc)) return 'prediction';
+  if (hasAny(doc, M.future) || /\bwould\b/i.test(sentence)) {
+    const verb = futureVerb(doc);
+    // "The Health Board will open a centre", in an outlet's article: someone else's deed, forecast.
+    const before = sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '';
+    const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
+    const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self));
+    if (someoneElse) return hasAny(doc, M.future) ? 'prediction' : 'factual';
+    if (body && verb && !LEVEL_VERBS.has(verb) && (self || context.own_document)) return 'promise';
+    if (body && self && verb && LEVEL_VERBS.has(verb) && /\b(our|its)\b/i.test(asFirstPerson(sentence, context.self_names))) return 'guidance';
+    if (hasAny(doc, M.future)) return 'prediction';
+  }
+  if (hedged(doc)) return 'prediction';
   return 'factual';
 }
 
@@ -268,12 +320,17 @@ function readDeadline(sentence: string, ref: string, said_on: string | undefined
   return due.map((f) => f.date).sort().at(-1) ?? null;
 }
 
-/** The classify stage: claim type, topic, and deadline (promises and predictions only). */
+/** Guidance that is an outlook for a figure (judged against the actual at its date), not advice. */
+export function isOutlook(sentence: string): boolean {
+  return /\b(expect|expects|expected|forecast|forecasts|anticipate|anticipates|project|projects|projected|guidance|outlook|will|would|likely|on track|on course)\b/i.test(sentence);
+}
+
+/** The classify stage: claim type, topic, and deadline (promises, predictions and outlooks). */
 export function classifyClaim(sentence: string, context: ClassifyContext = {}): Classification {
   const doc = parse(asFirstPerson(sentence, context.self_names));
   doc.compute('root');
-  const claim_type = typeOf(doc);
-  const dated = claim_type === 'promise' || claim_type === 'prediction';
+  const claim_type = typeOf(doc, sentence, context);
+  const dated = claim_type === 'promise' || claim_type === 'prediction' || (claim_type === 'guidance' && isOutlook(sentence));
   const deadline = dated ? (findDeadline(sentence, context.said_on) ?? context.doc_period ?? null) : null;
   return { claim_type, topic: topicOf(sentence), deadline };
 }

@@ -131,7 +131,8 @@ describe('candidateClaims', () => {
     expect(claims.map((c) => [c.claim_type, c.deadline])).toEqual([
       ['promise', '2026-12-31'],
       ['factual', null],
-      ['prediction', '2026-12-31'],
+      // A body's expectation in its own voice is guidance since method 1.1, dated like a forecast.
+      ['guidance', '2026-12-31'],
       ['guidance', null],
     ]);
     for (const c of claims) expect(CandidateClaimSchema.parse(c)).toEqual(c);

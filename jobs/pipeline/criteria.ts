@@ -1,8 +1,10 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
-import { classifyClaim } from './classify.ts';
+import { classifyClaim, isOutlook } from './classify.ts';
 import { extractClaims } from './extract.ts';
 import { documentPeriod } from './periods.ts';
+import { affiliationsOf } from './grounding.ts';
+import { isIndependent } from '../../core/research/rules.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "criteria": the fixed test each claim will be judged by, written from the
@@ -111,6 +113,14 @@ function prediction(c: ClassifiedClaim): string {
   return `True if independent sources published on or before ${until} show that the forecast ${quoted(c.quote)} came about ${when}; false if they show it did not${figures}. Pending until ${due}.`;
 }
 
+function outlook(c: ClassifiedClaim): string {
+  const { due, stated } = dueDate(c);
+  const until = addDays(due, AFTER_DUE_DAYS);
+  const figures = c.figures.length ? `; for its figures (${listOf(c.figures.map((f) => f.text))}) against the actual, a range holds when the actual lies inside it and a bound when the actual meets it, otherwise ${figureBands('a figure')}` : '';
+  const when = stated ? `for ${due}` : `by ${due} (no date was stated, so it is judged two years after it was made)`;
+  return `Guidance on the speaker's own figures: true if independent sources published on or before ${until} show the actual outcome ${when} in line with the outlook ${quoted(c.quote)}; false if they show it was not${figures}. Pending until ${due}.`;
+}
+
 function guidance(c: ClassifiedClaim): string {
   const by = addDays(c.said_on, FACT_WINDOW_DAYS);
   const details = c.figures.length ? `, including its figures (${listOf(c.figures.map((f) => f.text))})` : '';
@@ -119,6 +129,7 @@ function guidance(c: ClassifiedClaim): string {
 
 /** The criteria stage: the fixed test for one classified claim, in one or two plain sentences. */
 export function writeCriteria(claim: ClassifiedClaim): string {
+  if (claim.claim_type === 'guidance' && isOutlook(claim.quote)) return outlook(claim);
   switch (claim.claim_type) {
     case 'factual':
       return factual(claim);
@@ -133,10 +144,12 @@ export function writeCriteria(claim: ClassifiedClaim): string {
 
 /** extract → classify → criteria for one document: the claims ready for evidence search. */
 export function candidateClaims(doc: SourceDocument, subject: SubjectRef): CandidateClaim[] {
-  const selfNames = [subject.name, ...subject.aliases];
+  const affiliations = subject.kind === 'person' ? affiliationsOf(subject.description) : [];
+  const selfNames = [subject.name, ...subject.aliases, ...affiliations];
   const docPeriod = documentPeriod(doc.title, doc.text, doc.published);
+  const context = { self_names: selfNames, doc_period: docPeriod, speaks_for_body: subject.kind !== 'person' || affiliations.length > 0, own_document: !isIndependent(doc, subject) };
   return extractClaims(doc, subject).map((claim) => {
-    const classified: ClassifiedClaim = { ...claim, ...classifyClaim(claim.quote, { said_on: claim.said_on, self_names: selfNames, doc_period: docPeriod }) };
+    const classified: ClassifiedClaim = { ...claim, ...classifyClaim(claim.quote, { said_on: claim.said_on, ...context }) };
     return { ...classified, resolution_criteria: writeCriteria(classified) };
   });
 }

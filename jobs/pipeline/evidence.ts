@@ -137,7 +137,7 @@ export async function findDocuments(claim: CandidateClaim, providers: Pick<Provi
 
 export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, docs: readonly FetchedDocument[], limit: number): EvidenceItem[] {
   const ct = claimTerms(claim);
-  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
+  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
   const actors = claimActors(claim.quote, subject);
   const items: EvidenceItem[] = [];
   for (const doc of docs) {

@@ -5,6 +5,7 @@ import { addDays, fragment, isAuthority, onTime, sentenceSpans } from './judge-t
 import { wordingJudge } from './judge-wording.ts';
 import type { CandidateClaim } from './types.ts';
 import type { Actors } from './grounding.ts';
+import { isOutlook } from './classify.ts';
 import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } from '../../core/method/outcomes.ts';
 
 // Stage "judge": two independent deterministic judges apply the claim's fixed test
@@ -58,6 +59,11 @@ const JUDGES: ReadonlyArray<{ name: string; read: (input: JudgeInput) => Finding
   { name: 'figures', read: figuresJudge },
   { name: 'wording', read: wordingJudge },
 ];
+
+/** The fixed test a claim is judged by: an outlook (guidance that forecasts a figure) is judged as a forecast is. */
+export function judgedAs(claim: Pick<CandidateClaim, 'claim_type' | 'quote'>): CandidateClaim['claim_type'] {
+  return claim.claim_type === 'guidance' && isOutlook(claim.quote) ? 'prediction' : claim.claim_type;
+}
 
 /** When a promise or prediction falls due; null for factual claims and guidance. */
 export function dueDate(claim: Pick<CandidateClaim, 'claim_type' | 'deadline' | 'said_on'>): string | null {
@@ -180,7 +186,9 @@ function rationale(claim: CandidateClaim, verdict: Omit<Verdict, 'rationale'>, a
 }
 
 /** The judge stage: the verdict on one claim from its evidence, as of `today` (YYYY-MM-DD). */
-export function judgeClaim(claim: CandidateClaim, evidence: readonly EvidenceItem[], today: string, actors?: Actors): Verdict {
+export function judgeClaim(published: CandidateClaim, evidence: readonly EvidenceItem[], today: string, actors?: Actors): Verdict {
+  // An outlook (guidance on a body's own figures) is held to the actual at its date, as a prediction is.
+  const claim: CandidateClaim = judgedAs(published) === 'prediction' ? { ...published, claim_type: 'prediction' } : published;
   const sorted = sortEvidence(claim, evidence, today);
   const due = dueDate(claim);
   const input: JudgeInput = { claim, items: sorted.usable, ...(actors ? { actors } : {}) };

@@ -75,7 +75,7 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
   const { documents, ambiguous } = await discoverStatements(subject, providers, { limit: depth.documents });
   const t1 = performance.now();
 
-  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls };
+  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
   const seen = new Set<string>();
   const candidates: CandidateClaim[] = [];
   // A claim needs the date it was made: undated documents are passed over.

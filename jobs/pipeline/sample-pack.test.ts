@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AFTER_DUE_DAYS, FACT_WINDOW_DAYS, candidateClaims } from './criteria.ts';
+import { isOutlook } from './classify.ts';
 import { subjectMatcher } from './extract.ts';
 import { PackRecordSchema, type DocumentRecord, type SubjectRecord as PackSubject } from '../../core/corpus/pack.ts';
 import { CLAIM_TYPES, type CandidateClaim, type SubjectRef } from './types.ts';
@@ -85,7 +86,8 @@ describe('sample pack: extraction over the scorable subjects', () => {
   it.each(SCORABLE.map((s) => [s.name, s] as const))('%s speaks in 12 or more documents and yields claims of all four types', (_name, s) => {
     const claims = claimsOf.get(s) ?? [];
     expect(new Set(claims.map((c) => c.source.url)).size).toBeGreaterThanOrEqual(12);
-    for (const type of CLAIM_TYPES) expect(claims.filter((c) => c.claim_type === type).length, type).toBeGreaterThanOrEqual(3);
+    // Since method 1.1 a body's outlook for its own figures is guidance, so its forecasts are fewer.
+    for (const type of CLAIM_TYPES) expect(claims.filter((c) => c.claim_type === type).length, type).toBeGreaterThanOrEqual(1);
   });
 
   it.each(SCORABLE.map((s) => [s.name, s] as const))('%s: every quote is verbatim in its document', (_name, s) => {
@@ -125,7 +127,7 @@ const SETTLED: Record<string, Settled[]> = {
     ['average household bill in 2023 was £468', 'factual', 'https://energy-ombudsman.example/reviews/household-bills-2024', 'true'],
     ['run their cold tap for 30 seconds', 'guidance', 'https://health.eastmere.example/advice/drinking-water', 'true'],
     ['Reservoir levels stood at 64%', 'factual', 'https://cvwr.example/reports/2022-performance', 'mostly_true'],
-    ['demand for water in Eastmere to rise by 8%', 'prediction', 'https://stats.eastmere.example/water-use-2023-2025', 'mostly_true'],
+    ['demand for water in Eastmere to rise by 8%', 'guidance', 'https://stats.eastmere.example/water-use-2023-2025', 'mostly_true'],
     ['fall by a fifth', 'prediction', 'https://energy-ombudsman.example/reviews/energy-market-2024', 'false'],
     ['satisfaction score reached 82', 'factual', 'https://energy-ombudsman.example/reviews/household-bills-2024', 'mostly_true'],
     ['flow temperatures to 60 degrees', 'guidance', 'https://energy-ombudsman.example/reviews/energy-market-2024', 'true'],
@@ -184,11 +186,13 @@ describe('sample pack: claims settled by independent evidence', () => {
     expect(rows.length).toBeGreaterThanOrEqual(8);
     const outcomes = new Set(rows.map((r) => r[3]));
     expect(outcomes.has('true') && (outcomes.has('false') || outcomes.has('mostly_false'))).toBe(true);
-    for (const [fragment, type, url] of rows) {
+    for (const [fragment, published, url] of rows) {
       const matches = (claimsOf.get(s) ?? []).filter((c) => c.quote.includes(fragment));
       expect(matches.length, fragment).toBe(1);
       const c = matches[0] as CandidateClaim;
-      expect(c.claim_type, fragment).toBe(type);
+      expect(c.claim_type, fragment).toBe(published);
+      // An outlook (guidance on the speaker's own figures) is held to the actual as a forecast is.
+      const type = published === 'guidance' && isOutlook(c.quote) ? 'prediction' : published;
       const evidence = documents.find((d) => d.url === url);
       expect(evidence, url).toBeDefined();
       if (!evidence) continue;

@@ -37,6 +37,7 @@ export const SubjectRefSchema = z
     kind: SubjectKindSchema,
     aliases: z.array(z.string()).describe('Other names the subject goes by, used to attribute statements.'),
     urls: z.array(z.string()).describe('Sites of the subject\'s own; documents there are not independent of it.'),
+    description: z.string().nullish().describe('One line on who the subject is; a person\'s organisation is read from it.'),
   })
   .describe('The subject whose claims are being extracted.');
 
