@@ -25,7 +25,7 @@ export type EvalPack = { file: string; part: string };
 export type EvalResult = {
   method_version: string;
   measured_at: string;
-  packs: Array<{ name: string; part: string; measure: PackMeasure }>;
+  packs: Array<{ name: string; part: string; measure: PackMeasure; runs: EngineRun[] }>;
   total: Counts;
   byPart: Record<string, Counts>;
   phenomena: Map<string, { n: number; side_right: number }>;
@@ -82,7 +82,7 @@ export async function runEval(
         }
         const { subjects, documents } = packRecords(pack.file);
         const measure = measurePack(gold, runs, subjects, documents);
-        result.packs.push({ name, part: pack.part, measure });
+        result.packs.push({ name, part: pack.part, measure, runs });
         result.total = addCounts(result.total, measure.counts);
         result.byPart[pack.part] = addCounts(result.byPart[pack.part] ?? emptyCounts(), measure.counts);
         for (const [k, v] of measure.phenomena) {

@@ -18,11 +18,11 @@ import { runEval, type EvalResult } from '../jobs/eval.ts';
 import { figures } from '../core/eval/measure.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -96,6 +96,17 @@ try {
       phenomena: Object.fromEntries(result.phenomena),
     }, null, 2)}\n`);
   } else print(result);
+  if (values.explain) {
+    // Everything behind the engine's claims whose quote holds the given words: for finding out why.
+    for (const p of result.packs) {
+      for (const run of p.runs) {
+        for (const c of run.claims as Array<Record<string, unknown>>) {
+          if (!String(c.quote).toLowerCase().includes(values.explain.toLowerCase())) continue;
+          process.stdout.write(`\n## ${p.name} / ${run.subject}: ${String(c.quote)}\n${JSON.stringify({ type: c.claim_type, due: c.due, outcome: c.outcome, rationale: c.rationale, evidence: c.evidence }, null, 1)}\n`);
+        }
+      }
+    }
+  }
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   code = 2;

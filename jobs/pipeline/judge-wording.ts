@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
-import { direction, readFigures } from './judge-figures.ts';
+import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge.ts';
 import type { Outcome } from '../../core/method/outcomes.ts';
@@ -106,32 +106,76 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     if (same.length === 0 && cov >= 0.5 && about() && !uses.some((u) => u.negative) && !actions.negative) say('support', 'gives the same advice in other words');
     return out;
   }
+  // What the claim is about, in nouns: a sentence must share them (two, or the claim's only one) to
+  // speak to it at all; a shared verb or a shared word such as "missed" is not enough.
+  const nouns = claimNouns(claim.quote, ct);
+  const sentenceStems = new Set(words(sentence).map(stem));
+  const sharedNouns = [...nouns].filter((n) => sentenceStems.has(n));
+  if (sharedNouns.length < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
+  const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);
-  // "We spent £31 million" is confirmed by a source saying the speaker spent it, not that someone else did.
-  const speakerNamed = !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
+  // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
+  const figuresStated = claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
+  const speakerNamed = !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w)) || true;
+  const claimNegative = actions.negative || NEGATIVE_CLAIM.test(claim.quote);
   for (const u of uses) {
     if (!about(u.stem)) continue;
-    if (FAIL.has(u.stem) && !u.negative) say('against', `reports it ${u.stem === stem('deny') ? 'denied' : 'failed'}`);
-    // Verbs of completion speak to promises and forecasts; a factual claim is confirmed only by its own verb.
-    if (!actions.stems.has(u.stem) && !(forward && DONE.has(u.stem))) continue;
-    if (u.negative) say('against', 'says it was not done');
-    // A factual claim's verb recurs in passages about other things ("supply"), so confirming one takes more in common.
-    else if (!(forward && u.future) && !differ && speakerNamed && (forward || cov >= 0.4)) say('support', forward ? 'reports it done' : 'confirms it');
+    // Failure words speak to a commitment or a forecast, whose deed the sentence names.
+    if (forward && FAIL.has(u.stem) && !u.negative) say('against', `reports it ${u.stem === stem('deny') ? 'denied' : 'failed'}`);
+    if (!actions.stems.has(u.stem) && !(forward && DONE.has(u.stem) && !claimNegative)) continue;
+    if (forward && u.future) continue;
+    const sentenceNegative = u.negative;
+    if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
+    else if (!differ && figuresStated && speakerNamed) say('support', forward ? 'reports it done' : 'confirms it in the same words');
   }
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
   if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');
-  if (about() && WRONG.test(sentence)) {
+  if (WRONG.test(sentence)) {
     // A sentence that repeats the claim in order to call it wrong does not also confirm it.
     out.splice(0, out.length, ...out.filter((r) => r.signal !== 'support'));
     say('against', 'says it is wrong or not done');
   }
-  if (about() && SHORTFALL.test(sentence)) say('partial', 'reports a shortfall');
-  const [dc, ds] = [direction(claim.quote), direction(sentence)];
-  if (about() && dc !== 0 && ds !== 0 && dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has a ${dc > 0 ? 'rise' : 'fall'}`);
-  const settled = !uses.some((u) => u.negative || (forward && u.future));
-  if (out.length === 0 && cov >= 0.6 && about() && settled && !differ && speakerNamed) say('support', 'restates it');
+  if (forward && SHORTFALL.test(sentence)) say('partial', 'reports a shortfall');
+  // A change the other way, of the same thing: the direction word must sit by a noun the two share.
+  const dc = claimNegative ? -direction(claim.quote) : direction(claim.quote);
+  const ds = directionOf(sentence, sharedNouns);
+  if (dc !== 0 && ds !== 0) {
+    if (dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has ${claimNegative ? 'none' : `a ${dc > 0 ? 'rise' : 'fall'}`}`);
+    else if (claimed.length === 0 && claimNegative && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
+  }
   return out;
+}
+
+// "did not rise", "not one … had closed", "no … since", "never": the claim denies something.
+const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['’]t\b/i;
+
+/** The claim's nouns (stems), less names and framing words: what a sentence must share to speak to it. */
+function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
+  const out = new Set<string>();
+  for (const t of termsOf(quote)) {
+    if (!t.tags.includes('Noun') || t.tags.some((g) => g === 'Pronoun' || g === 'ProperNoun' || g === 'Value' || g === 'Date')) continue;
+    const w = t.normal.replace(/[^\p{L}'-]/gu, '');
+    if (!isContent(w)) continue;
+    const st = stem(w);
+    if (ct.names.has(st) || !ct.terms.has(st)) continue;
+    out.add(st);
+  }
+  return out;
+}
+
+/** The direction a sentence reports for one of the given nouns: a rise or fall word within four words of it. */
+function directionOf(sentence: string, nouns: readonly string[]): 1 | -1 | 0 {
+  const ws = words(sentence);
+  const st = ws.map(stem);
+  let dir: 1 | -1 | 0 = 0;
+  st.forEach((w, i) => {
+    if (!nouns.includes(w)) return;
+    const near = ws.slice(Math.max(0, i - 4), i + 5).join(' ');
+    const d = direction(near);
+    if (d !== 0) dir = d;
+  });
+  return dir;
 }
 
 /** The wording judge. */

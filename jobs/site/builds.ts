@@ -182,7 +182,11 @@ async function planIncremental(tx: PoolClient, o: SiteOptions, live: BuildManife
   if (added.length > 0) {
     const subjects = new Set(added.map((r) => r.subject_id));
     for (const s of subjects) pages.push(subjectPage(sum, s, c)!);
-    for (const letter of new Set([...subjects].map((s) => letterOf(sum.subjects.get(s)!.name)))) pages.push(browsePage(sum, letter, c)!);
+    for (const letter of new Set([...subjects].map((s) => letterOf(sum.subjects.get(s)!.name)))) {
+      // None when the letter's only subjects have reports on single topics (no headline to browse by).
+      const browse = browsePage(sum, letter, c);
+      if (browse) pages.push(browse);
+    }
     const exports = await readExportManifests(path.join(clientDir(liveDir), 'exports'));
     pages.push(indexPage(sum, c, exports[0] ?? null));
   }
