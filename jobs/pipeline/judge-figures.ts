@@ -1,5 +1,5 @@
 import { FIGURE_BANDS } from './criteria.ts';
-import { isTableRow, readQuantities, readTableRow, type Reading } from './quantities.ts';
+import { derivedChanges, isTableRow, readQuantities, readTableRow, type Reading } from './quantities.ts';
 import { figureBelongsToOther } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
 import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
@@ -26,7 +26,7 @@ function evidenceFigures(sentence: string, header: string | undefined): Reading[
 
 const meets = (a: Set<string>, b: Set<string>) => a.size === 0 || b.size === 0 || [...a].some((y) => b.has(y));
 /** Same period: years in common (or unstated), and months in common when both name one. */
-const samePeriod = (c: Reading, e: Reading) => meets(c.years, e.years) && meets(c.months, e.months);
+const samePeriod = (c: Reading, e: Reading) => meets(c.years, e.years) && meets(c.months, e.months) && c.part === e.part;
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
@@ -133,7 +133,8 @@ export function figuresJudge(input: JudgeInput): Finding {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
     for (const item of items) {
       for (const sentence of item.sentences) {
-        for (const e of evidenceFigures(sentence, item.table_header)) {
+        const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header) : [];
+        for (const e of [...evidenceFigures(sentence, item.table_header), ...derived]) {
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
           const score = matchScore(c, e, claim.claim_type);
           if (score === null) continue;

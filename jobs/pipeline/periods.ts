@@ -65,6 +65,11 @@ export function periodsIn(sentence: string, ref: string): Period[] {
           : what === 'tax year' ? `${second}-04-05` : endOf(second, 3);
     add(m, date);
   }
+  // A fiscal year named by its calendar year ("fiscal 2025", "FY2025", "fiscal year 2025") ends with that year.
+  for (const m of sentence.matchAll(/\b(?:fiscal(?:\s+year)?|FY)\s*'?((?:19|20)?\d\d)\b/gi)) {
+    const y = m[1]!.length === 2 ? 2000 + Number(m[1]) : Number(m[1]);
+    add(m, `${y}-12-31`);
+  }
   // Quarters: "Q3 2025", "Q3", "the third quarter of 2025", "the fourth quarter".
   for (const m of sentence.matchAll(/\bQ([1-4])(?:\s*(?:of\s+)?((?:19|20)\d\d)|\s*'?(\d\d)\b)?/g)) {
     const q = Number(m[1]);
@@ -123,6 +128,12 @@ export function documentPeriod(title: string, text: string, published: string): 
       const second = splitYear(m[1]!, m[2]!);
       if (second === null) continue;
       const date = /season|campaign/i.test(m[3]!) ? endOf(second, 5) : endOf(second, 3);
+      if (date > published) ends.add(date);
+    }
+  }
+  if (ends.size === 0) {
+    for (const m of `${title}\n${text}`.matchAll(/\b(?:fiscal(?:\s+year)?|FY)\s*((?:19|20)\d\d)\s+(?:outlook|guidance|forecast)|\b(?:outlook|guidance)\s+for\s+(?:fiscal\s+)?((?:19|20)\d\d)\b/gi)) {
+      const date = `${m[1] ?? m[2]}-12-31`;
       if (date > published) ends.add(date);
     }
   }

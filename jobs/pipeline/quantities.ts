@@ -42,6 +42,8 @@ export type Reading = {
   context: Set<string>;
   years: Set<string>;
   months: Set<string>;
+  /** Part of a year the figure is for: "q1".."q4", "h1", "h2", or null for a whole year or none said. */
+  part: string | null;
 };
 
 const SMALL: Record<string, number> = {
@@ -105,6 +107,15 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
   if (TIME[u] !== undefined) return { unit: 'duration', factor: TIME[u]! };
   return { unit: 'count', factor: 1 };
+}
+
+/** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
+export function partOfYear(text: string): string | null {
+  const q = /\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b/i.exec(text);
+  if (q) return `q${q[2] ?? { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 }[q[1]!.toLowerCase() as 'first']}`;
+  const h = /\b(first|second)[\s-]+half\b|\bH([12])\b/i.exec(text);
+  if (h) return `h${h[2] ?? (h[1]!.toLowerCase() === 'first' ? 1 : 2)}`;
+  return null;
 }
 
 export function direction(text: string): 1 | -1 | 0 {
@@ -231,7 +242,11 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       duration: durationDefinition,
       denominator,
       head: head ? stem(head) : null,
-      context, years: yearsIn(`${clause} ${header ?? ''}`), months: monthsIn(`${clause} ${header ?? ''}`),
+      context,
+      // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
+      years: yearsIn(`${clause} ${header ?? ''}`).size ? yearsIn(`${clause} ${header ?? ''}`) : yearsIn(sentence),
+      months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),
+      part: partOfYear(`${clause} ${header ?? ''}`) ?? partOfYear(sentence),
     });
   }
   // Ranges: "6 to 9 percent", "between £1.2bn and £1.3bn", "4-6%": one figure from low to high.
@@ -272,7 +287,16 @@ export function readTableRow(row: string, header: string): Reading[] {
   let offset = 0;
   cells.forEach((cell, j) => {
     if (j > 0 && heads[j] !== undefined) {
-      for (const r of readQuantities(cell, `${heads[j]} ${cells[0] ?? ''} ${heads[0] ?? ''}`)) out.push({ ...r, at: r.at + offset });
+      const label = `${heads[j]} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
+      // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
+      const money = /[£$€]/.test(label);
+      const scale = /\b(billion|bn)\b/i.test(label) ? 1e9 : /\b(million|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
+      for (const r of readQuantities(cell, label)) {
+        const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
+        const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};
+        const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
+        out.push({ ...r, ...scaled, ...unit, at: r.at + offset });
+      }
     }
     offset += cell.length + 1;
   });
@@ -280,3 +304,39 @@ export function readTableRow(row: string, header: string): Reading[] {
 }
 
 export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
+
+/**
+ * Changes a source states only as two levels ("61 incidents in 2023, down from
+ * 92 in 2022"; "rose from 967 to 1,102"; a table row with a column per year):
+ * the relative change in percent, so that a claimed "cut by a third" can be
+ * held to it. For a table, each year against the year before; the change is
+ * dated to the later year.
+ */
+export function derivedChanges(sentence: string, header?: string): Reading[] {
+  const levels = (header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence))
+    .filter((r) => r.kind === 'level' && r.threshold === null && !r.target && !r.forecast && !r.denominator && r.low === r.high && r.unit !== 'percent' && r.unit !== 'points' && r.value !== 0);
+  const out: Reading[] = [];
+  const change = (from: Reading, to: Reading, years: Set<string>): Reading => {
+    const v = (100 * (to.value - from.value)) / Math.abs(from.value);
+    return { ...to, text: `${from.text} → ${to.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'change', years, head: to.head ?? from.head };
+  };
+  if (header && isTableRow(sentence)) {
+    const dated = levels.filter((r) => r.years.size === 1).map((r) => ({ r, y: Number([...r.years][0]) }));
+    for (const a of dated) for (const b of dated) if (b.y === a.y + 1 && a.r.unit === b.r.unit) out.push(change(a.r, b.r, b.r.years));
+    return out;
+  }
+  for (let i = 0; i + 1 < levels.length; i++) {
+    const a = levels[i]!;
+    const b = levels[i + 1]!;
+    if (a.unit !== b.unit) continue;
+    const between = sentence.slice(a.at, b.at);
+    // "from A to B": A came first.
+    if (/\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, a.at)) && /^\S+\s+(?:[\p{L}\s]{0,30})?\bto\s+[£$€]?\s?$/iu.test(between)) out.push(change(a, b, b.years.size ? b.years : a.years));
+    // "B …, down from A" / "B, up from A": B is the newer.
+    else if (/\b(?:down|up|rising|falling|increasing|decreasing|compared with|against)\s+from\s+[£$€]?\s?$|\b(?:down|up)\s+from\s+[£$€]?\s?$|\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, b.at)) && /\b(?:down|up|compared with)\b/i.test(between)) {
+      const years = new Set([...yearsIn(sentence.slice(a.at, b.at))]);
+      out.push(change(b, a, years.size ? years : a.years));
+    }
+  }
+  return out;
+}
