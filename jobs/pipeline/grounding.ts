@@ -138,12 +138,22 @@ export function sentenceAbout(sentence: string, actors: Actors): About {
  */
 export function groundSentences(sentences: readonly string[], actors: Actors): boolean[] {
   let carried: About = 'none';
+  // A heading that names someone ("Common Larder Network (registered charity 1188420)", "Severnmoor Water")
+  // makes the lines under it theirs until the next heading.
+  let section: About = 'none';
   return sentences.map((s) => {
     const about = sentenceAbout(s, actors);
-    const effective = about === 'none' && refersBack(s) ? carried : about;
+    if (isHeading(s)) section = about;
+    const effective = about !== 'none' ? about : refersBack(s) ? carried : section;
     if (effective !== 'none') carried = effective;
     return effective === 'actor' || (actors.impersonal && effective === 'none');
   });
+}
+
+/** A heading: a short line without a sentence's closing stop and without a table's cells. */
+export function isHeading(line: string): boolean {
+  const t = line.trim();
+  return t.length > 0 && !/[.!?]["”’']?$/.test(t) && !t.includes('|') && t.split(/\s+/).length <= 12;
 }
 
 // Generic nouns a text uses to refer back to a body it has named ("the company", "the trust").

@@ -39,7 +39,7 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   if (c.unit !== 'percent' && c.unit !== 'points' && x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
   let score = [...c.context].filter((w) => e.context.has(w)).length;
   if (c.head && c.head === e.head) score += 3;
-  return score >= 2 ? score : null;
+  return score >= 1 ? score : null;
 }
 
 /** Relative distance of a claimed value from a reported one (or range), measured against the report. */

@@ -56,6 +56,8 @@ export function verbUses(sentence: string): VerbUse[] {
       if (p.tags.includes('Negative') || NEGATORS.has(p.normal) || p.normal === 'no one') negative = true;
       if (['will', 'shall', "won't", "'ll"].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
       if (p.normal === 'yet' && terms[j + 1]?.normal === 'to') negative = true;
+      // "had planned to recruit", "received money to open": an intention, not the deed.
+      if (j === i - 1 && p.normal === 'to') future = true;
     }
     out.push({ stem: stem(t.normal.replace(/[^\p{L}'-]/gu, '')), negative, future });
   });
@@ -123,7 +125,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     // Failure words speak to a commitment or a forecast, whose deed the sentence names.
     if (forward && FAIL.has(u.stem) && !u.negative) say('against', `reports it ${u.stem === stem('deny') ? 'denied' : 'failed'}`);
     if (!actions.stems.has(u.stem) && !(forward && DONE.has(u.stem) && !claimNegative)) continue;
-    if (forward && u.future) continue;
+    if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
     else if (!differ && figuresStated && speakerNamed) say('support', forward ? 'reports it done' : 'confirms it in the same words');

@@ -109,6 +109,30 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   return { unit: 'count', factor: 1 };
 }
 
+/**
+ * The years a text dates a figure to, as tokens: a calendar year ("2024"), or
+ * a split year ("2023/24", also written "2023-24", "the 2023/24 financial
+ * year" or "the year to March 2024"), which is a period of its own.
+ */
+export function periodYears(text: string): Set<string> {
+  const out = new Set<string>();
+  let rest = text;
+  for (const m of text.matchAll(/\b((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)\b/g)) {
+    const a = Number(m[1]);
+    const b = m[2]!.length === 2 ? Math.floor(a / 100) * 100 + Number(m[2]) : Number(m[2]);
+    if (b !== a + 1) continue;
+    out.add(`${a}/${String(b).slice(2)}`);
+    rest = rest.replace(m[0], ' ');
+  }
+  for (const m of rest.matchAll(/\b(?:in\s+)?the\s+(?:year|twelve months|12 months)\s+to\s+(?:the\s+end\s+of\s+)?(?:\d{1,2}\s+)?(january|february|march|april|may|june)\s+((?:19|20)\d\d)\b/gi)) {
+    const y = Number(m[2]);
+    out.add(`${y - 1}/${String(y).slice(2)}`);
+    rest = rest.replace(m[0], ' ');
+  }
+  for (const y of yearsIn(rest)) out.add(y);
+  return out;
+}
+
 /** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
 export function partOfYear(text: string): string | null {
   const q = /\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b/i.exec(text);
@@ -236,7 +260,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       at, end, text: m[0].trim(), value: signed,
       low: Math.min(low, high), high: Math.max(low, high),
       unit, kind, threshold, inclusive, nearly,
-      target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before),
+      // "received £2.4m to open 150 hubs", "had planned to recruit 85": a figure in a purpose or plan is not an outcome.
+      target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before)
+        || /\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)),
       forecast: prev.some((w) => FORECAST.has(w)),
       negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
@@ -244,7 +270,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       head: head ? stem(head) : null,
       context,
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
-      years: yearsIn(`${clause} ${header ?? ''}`).size ? yearsIn(`${clause} ${header ?? ''}`) : yearsIn(sentence),
+      years: periodYears(`${clause} ${header ?? ''}`).size ? periodYears(`${clause} ${header ?? ''}`) : periodYears(sentence),
       months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),
       part: partOfYear(`${clause} ${header ?? ''}`) ?? partOfYear(sentence),
     });
