@@ -121,8 +121,20 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
 /** The claimed figures a judge checks: not a target or total the claim only names, nor a span of time that dates it. */
 export function checkedFigures(quote: string, type: ClaimType): Reading[] {
   const forward = type === 'promise' || type === 'prediction' || type === 'guidance';
-  return readFigures(quote).filter((f) => !f.denominator && !f.duration && !(f.target && f.threshold === null && type === 'factual') && !(forward && f.unit === 'duration'));
+  const read = readFigures(quote).filter((f) => !f.denominator && !f.duration && !(f.target && f.threshold === null && type === 'factual') && !(forward && f.unit === 'duration'));
+  // "We inspected every new report within ten days", "all 640 homes have been treated": a claim that
+  // something held for every one of a kind says 100% of them, and a source's share of them answers it.
+  if (type === 'factual' && !read.some((f) => f.unit === 'percent') && UNIVERSAL.test(quote) && !SERIES.test(quote)) {
+    const at = quote.search(UNIVERSAL);
+    const [base] = readQuantities('100%');
+    if (base) read.push({ ...base, text: quote.slice(at).split(/\s+/).slice(0, 3).join(' '), at, context: readQuantities(quote)[0]?.context ?? new Set(), head: null, years: new Set(), months: new Set(), part: null });
+  }
+  return read;
 }
+
+const UNIVERSAL = /\b(every|all)\s+(?!year|quarter|month|week|day|season|time)(?:\d[\d,]*\s+)?(?:of\s+(?:our|its|their|the)\s+)?[a-z]/i;
+/** "every year since 2020", "each quarter": a claim about each period in a run of them. */
+const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\b|\bin each of the\b/i;
 
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
@@ -142,6 +154,19 @@ export function figuresJudge(input: JudgeInput): Finding {
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };
         }
+      }
+    }
+    if (best && SERIES.test(claim.quote) && c.threshold) {
+      // A bound claimed for every period holds only if it holds in each period a source reports.
+      const each: Array<{ e: Reading; item: JudgeInput['items'][number]; sentence: string }> = [];
+      for (const item of items) for (const sentence of item.sentences) for (const e of evidenceFigures(sentence, item.table_header)) {
+        if (matchScore({ ...c, years: new Set(), months: new Set() }, e, claim.claim_type) !== null && e.years.size > 0) each.push({ e, item, sentence });
+      }
+      const failed = each.find((x) => figureOutcome(claim.claim_type, c, x.e).outcome !== 'true');
+      if (each.length >= 2) {
+        const where = failed ?? each[0]!;
+        results.push({ outcome: failed ? 'false' : 'true', why: failed ? `${c.text} in every period, but ${failed.e.text} in ${[...failed.e.years].join(', ')}` : `${c.text} in each of ${each.length} periods reported`, item: where.item, sentence: where.sentence });
+        continue;
       }
     }
     if (best) results.push({ ...figureOutcome(claim.claim_type, c, best.e), item: best.item, sentence: best.sentence });

@@ -73,13 +73,13 @@ const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
-    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|days?\b|weeks?\b))?(?![\p{L}]|\.\d)`,
+    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b))?(?![\p{L}]|\.\d)`,
     // 5 share: "one in five", "nine in ten", "1 in 4"
     String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
     // 6 fraction words
     String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
     // 7 number words, 8 scale, 9 unit
-    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|days|weeks))?\b`,
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks))?\b`,
   ].join('|'),
   'giu',
 );
@@ -105,7 +105,8 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
   if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
-  if (TIME[u] !== undefined) return { unit: 'duration', factor: TIME[u]! };
+  const t = u.replace(/^(working|business|calendar)\s+/, '');
+  if (TIME[t] !== undefined) return { unit: 'duration', factor: TIME[t]! };
   return { unit: 'count', factor: 1 };
 }
 
