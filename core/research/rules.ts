@@ -44,10 +44,37 @@ export function publishedBy(publisher: string, names: readonly string[]): boolea
   return p !== '' && names.some((n) => nameForm(n) === p);
 }
 
+/** The subject's own publication (its name or alias as publisher, or its own site): its narrator speaks for it. */
+export function isOwnPublication(doc: { url: string; publisher: string }, subject: { name: string; aliases: readonly string[]; urls: readonly string[] }): boolean {
+  return publishedBy(doc.publisher, [subject.name, ...subject.aliases]) || onOwnSite(doc.url, subject.urls);
+}
+
+/**
+ * The organisations a person's description says they lead or work for ("chief
+ * executive of Severnmoor Water since 2021", "director at the Fenmarsh
+ * Institute"): capitalised names of two words or more (or an acronym) after
+ * "of", "at", "for" or "with".
+ */
+export function affiliationsOf(description: string | null | undefined): string[] {
+  const d = (description ?? '').replace(/^SAMPLE DATA \(invented\):\s*/i, '');
+  const out: string[] = [];
+  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
+    const name = m[1]!.replace(/^the\s+/i, '');
+    if (name.split(/\s+/).length >= 2 || /^\p{Lu}{2,}$/u.test(name)) out.push(name);
+  }
+  return out;
+}
+
 /**
  * Independent of a subject (methodology, "Evidence"): published neither by the
- * subject nor under one of its aliases, and not on one of its own sites.
+ * subject nor under one of its aliases, and not on one of its own sites; for a
+ * person, not published by the organisation they lead or work for either (an
+ * institute's press release does not check its director's claim).
  */
-export function isIndependent(doc: { url: string; publisher: string }, subject: { name: string; aliases: readonly string[]; urls: readonly string[] }): boolean {
-  return !publishedBy(doc.publisher, [subject.name, ...subject.aliases]) && !onOwnSite(doc.url, subject.urls);
+export function isIndependent(
+  doc: { url: string; publisher: string },
+  subject: { name: string; kind?: string; aliases: readonly string[]; urls: readonly string[]; description?: string | null },
+): boolean {
+  const own = [subject.name, ...subject.aliases, ...(subject.kind === 'person' ? affiliationsOf(subject.description) : [])];
+  return !publishedBy(doc.publisher, own) && !onOwnSite(doc.url, subject.urls);
 }

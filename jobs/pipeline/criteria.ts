@@ -4,7 +4,7 @@ import { classifyClaim, isOutlook } from './classify.ts';
 import { extractClaims } from './extract.ts';
 import { documentPeriod } from './periods.ts';
 import { affiliationsOf } from './grounding.ts';
-import { isIndependent } from '../../core/research/rules.ts';
+import { isOwnPublication } from '../../core/research/rules.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "criteria": the fixed test each claim will be judged by, written from the
@@ -147,7 +147,7 @@ export function candidateClaims(doc: SourceDocument, subject: SubjectRef): Candi
   const affiliations = subject.kind === 'person' ? affiliationsOf(subject.description) : [];
   const selfNames = [subject.name, ...subject.aliases, ...affiliations];
   const docPeriod = documentPeriod(doc.title, doc.text, doc.published);
-  const context = { self_names: selfNames, doc_period: docPeriod, speaks_for_body: subject.kind !== 'person' || affiliations.length > 0, own_document: !isIndependent(doc, subject) };
+  const context = { self_names: selfNames, doc_period: docPeriod, speaks_for_body: subject.kind !== 'person' || affiliations.length > 0, own_document: isOwnPublication(doc, subject) };
   return extractClaims(doc, subject).map((claim) => {
     const classified: ClassifiedClaim = { ...claim, ...classifyClaim(claim.quote, { said_on: claim.said_on, ...context }) };
     return { ...classified, resolution_criteria: writeCriteria(classified) };

@@ -1,7 +1,7 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { readCues } from './classify.ts';
-import { isIndependent } from '../../core/research/rules.ts';
+import { isOwnPublication } from '../../core/research/rules.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "extract": the checkable sentences a subject speaks in one document,
@@ -278,7 +278,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   const others = doc.speakers.filter((s) => !bySpeaker(s));
   if (others.length === doc.speakers.length) return [];
   const isSubject = subjectMatcher(subject, others);
-  const ownPublication = !isIndependent(doc, subject);
+  const ownPublication = isOwnPublication(doc, subject);
   const units = attribute(doc.text, isSubject, doc.speakers, ownPublication);
   const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);
   // A third party's article naming the subject as sole speaker still speaks in its own voice

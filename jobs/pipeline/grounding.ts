@@ -1,3 +1,5 @@
+import { affiliationsOf } from '../../core/research/rules.ts';
+
 // Grounding (methodology, "Evidence about the claim's subject"): a passage is
 // evidence for a claim only when it is about what the claim is about: the
 // bodies or people the claim names, or, when it names none or speaks in the
@@ -71,16 +73,7 @@ function containsSeq(hay: string[], needle: string[]): boolean {
   return false;
 }
 
-/** The organisations a person's description says they lead or work for ("chief executive of Severnmoor Water since 2021"). */
-export function affiliationsOf(description: string | null | undefined): string[] {
-  const d = (description ?? '').replace(/^SAMPLE DATA \(invented\):\s*/i, '');
-  const out: string[] = [];
-  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
-    const name = m[1]!.replace(/^the\s+/i, '');
-    if (name.split(/\s+/).length >= 2 || /^\p{Lu}{2,}$/u.test(name)) out.push(name);
-  }
-  return out;
-}
+export { affiliationsOf };
 
 export type SubjectLike = { name: string; kind: string; aliases: readonly string[]; description?: string | null };
 

@@ -81,7 +81,13 @@ function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: Reso
     const words = `${c.threshold === 'above' ? (c.inclusive ? 'at least' : 'more than') : c.inclusive ? 'no more than' : 'less than'} ${c.text.replace(/^(no more than|not more than|more than|less than|fewer than|at least|at most|up to|over|under|above|below)\s+/i, '')}`;
     return met ? { outcome: 'true', why: `${against}: ${words} as claimed, so true` } : { outcome: 'false', why: `${against}: not ${words}, so false` };
   }
-  if (type === 'promise' && c.low === c.high) {
+  if (type === 'promise' && c.low === c.high && c.kind === 'level' && c.unit !== 'percent' && c.unit !== 'points') {
+    if (c.toLevel) {
+      // "raise pay to $17", "cut leakage to 150": a level to reach, met or not.
+      const up = c.toLevel === 'up';
+      const met = up ? e.value >= c.value * (1 - FIGURE_BANDS[0].within) : e.value <= c.value * (1 + FIGURE_BANDS[0].within);
+      return met ? { outcome: 'true', why: `${against}: the level promised was reached, so true` } : { outcome: 'false', why: `${against}: the level promised was not reached, so false` };
+    }
     const o = delivered(c.value, e.high);
     return { outcome: o, why: `${e.text} delivered of the ${c.text} promised, so ${o}` };
   }

@@ -120,7 +120,9 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const figuresStated = claim.claim_type !== 'factual' || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
-  const claimNegative = actions.negative || NEGATIVE_CLAIM.test(claim.quote);
+  const claimNegative = actions.negative || NEGATIVE_CLAIM.test(claim.quote.replace(BOUNDS, ' '));
+  // Confirming a factual claim in words takes most of what it is about, not two words of it.
+  const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(2, Math.ceil(0.6 * nouns.size));
   for (const u of uses) {
     if (!about(u.stem)) continue;
     // Failure words speak to a commitment or a forecast, whose deed the sentence names.
@@ -129,7 +131,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
-    else if (!differ && figuresStated && speakerNamed) say('support', forward ? 'reports it done' : 'confirms it in the same words');
+    else if (!differ && figuresStated && speakerNamed && enough) say('support', forward ? 'reports it done' : 'confirms it in the same words');
   }
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
@@ -150,6 +152,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   return out;
 }
 
+// Bounds are not denials: "no more than 3%" limits a figure.
+const BOUNDS = /\b(no|not)\s+(more|less|fewer|higher|lower|greater)\s+than\b|\bno\s+(later|earlier|sooner)\s+than\b/gi;
 // "did not rise", "not one … had closed", "no … since", "never": the claim denies something.
 const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['’]t\b/i;
 

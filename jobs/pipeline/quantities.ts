@@ -38,6 +38,8 @@ export type Reading = {
   duration: boolean;
   /** The total a count is out of ("of its 1,150"). */
   denominator: boolean;
+  /** A level to be reached ("raise pay to $17": up; "cut leakage to 150": down), in a promise or forecast. */
+  toLevel?: 'up' | 'down' | null;
   head: string | null;
   context: Set<string>;
   years: Set<string>;
@@ -56,7 +58,7 @@ const FRACTIONS: Record<string, number> = {
 };
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12 };
 const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
-const TIME: Record<string, number> = { minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080 };
+const TIME: Record<string, number> = { minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
 const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed');
@@ -73,13 +75,13 @@ const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
-    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b))?(?![\p{L}]|\.\d)`,
+    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
     // 5 share: "one in five", "nine in ten", "1 in 4"
     String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
     // 6 fraction words
     String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
     // 7 number words, 8 scale, 9 unit
-    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks))?\b`,
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
   ].join('|'),
   'giu',
 );
@@ -155,7 +157,9 @@ type Raw = Reading & { end: number };
 /** The figures a sentence states. `header` is a table's column heading for a cell (its words and period join the cell's). */
 export function readQuantities(sentence: string, header?: string): Reading[] {
   const out: Raw[] = [];
-  const context = contentStems(`${sentence} ${header ?? ''}`);
+  // What a figure measures, in words: names are left out (every sentence about a body shares its name).
+  const capitalised = new Set((`${sentence} ${header ?? ''}`.match(/(?<=[\s(“"'])\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => stem(w.toLowerCase())));
+  const context = new Set([...contentStems(`${sentence} ${header ?? ''}`)].filter((w) => !capitalised.has(w)));
   const headerPercent = header !== undefined && /%|per ?cent|percent|share|proportion|rate\b/i.test(header);
   const headerMoney = header !== undefined && /[£$€]/.test(header);
   const headerChange = header !== undefined && /\bchange\b|increase|decrease|growth|\bfall\b|\brise\b/i.test(header);
@@ -178,6 +182,11 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       if (bare && /\bout of\s*$/i.test(before)) continue; // the scale of a score
       if (bare && /^\s*(am|pm|a\.m|p\.m)\b/i.test(after)) continue; // a time of day
       if (bare && /\b(table|figure|chapter|section|page|q|h|no|number|registered charity)\s*$/i.test(before)) continue;
+      // The base of a rate ("per 100,000 people") is part of the unit, not a figure.
+      if (/\bper\s*$/i.test(before)) continue;
+      // A label's number ("Scope 1 and 2", "Category 1", "Route 40"): a capitalised word just before a bare whole number.
+      if (bare && !/[.,]/.test(m[2]) && (/\b\p{Lu}[\p{L}]+\s$/u.test(before) && !/\b(?:In|By|On|At|From|To|Since|Until|Of|About|Around|Over|Under|Nearly|Almost|Some|Just|Only|The|And|Than|With|For)\s$/.test(before)
+        || /\b\p{Lu}[\p{L}]+\s\d+\s(?:and|or|&)\s$/u.test(before))) continue;
       if (bare && /^\s*:\s*\d/.test(after)) continue;
       const scale = SCALE[(m[3] ?? '').toLowerCase()] ?? 1;
       // "£18.4m" is money in millions; a bare "400m" stays a count in millions too.
@@ -255,6 +264,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     const durationDefinition = unit === 'duration' && /\b(within|in|after|for|under|inside|over|than|of)\s*$/i.test(sentence.slice(clauseStart + 1, at));
     const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
+    const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * 0.9 : signed;
     const high = signed;
     out.push({
@@ -268,6 +278,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
       denominator,
+      toLevel,
       head: head ? stem(head) : null,
       context,
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
