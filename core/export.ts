@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Queryable } from './db/pool.ts';
 import { REVIEW_LABEL } from './method/outcomes.ts';
+import { latestReportsByScope, type ReportRow } from './reports/repository.ts';
 
 /**
  * Every subject's latest report as JSON Lines (records `subject`, `score`,
@@ -8,23 +9,30 @@ import { REVIEW_LABEL } from './method/outcomes.ts';
  * answers and what the nightly export writes. Generated a subject at a time,
  * so an export of any size streams in steady memory. Demo subjects (their
  * claims from the demo sets) only with `includeDemo`.
+ *
+ * A subject's latest report is the one on its whole record; after it come the
+ * latest report on each topic it has one on, each a view of its own (core/
+ * reports/repository.ts). Every row says which: `topic` on score records and
+ * in the scores table, `report_topic` on claim records and in the claims
+ * table (a claim's own `topic` is the topic it is filed under), null or empty
+ * for the whole record.
  */
 
 export type ExportOptions = { format: 'jsonl' | 'csv'; table: 'claims' | 'scores'; subjectId?: string | undefined; includeDemo: boolean };
 
 export const CLAIM_COLUMNS = [
-  'subject_id', 'subject_name', 'report_id', 'generated_at', 'claim_id', 'claim_type', 'topic', 'said_on', 'quote', 'quote_verified',
+  'subject_id', 'subject_name', 'report_id', 'generated_at', 'report_topic', 'claim_id', 'claim_type', 'topic', 'said_on', 'quote', 'quote_verified',
   'source_url', 'source_title', 'source_outlet', 'resolution_criteria', 'due', 'outcome', 'on_time', 'judges_disagree', 'rationale',
   'evidence_urls', 'independent_evidence', 'dataset', 'published_outcome', 'review_status',
 ] as const;
 
 export const SCORE_COLUMNS = [
-  'subject_id', 'subject_name', 'report_id', 'generated_at', 'method_version', 'type', 'score', 'interval_low', 'interval_high',
+  'subject_id', 'subject_name', 'report_id', 'generated_at', 'method_version', 'topic', 'type', 'score', 'interval_low', 'interval_high',
   'n_resolved', 'confidence', 'review_status',
 ] as const;
 
 type SubjectRow = { id: string; name: string; kind: string; aliases: string[]; description: string | null; demo: boolean };
-type ReportRow = { id: string; generated_at: Date; method_version: string; report: { scores?: Record<string, ScoreEntry | undefined> } };
+type ExportedReport = Omit<ReportRow, 'report'> & { report: { scores?: Record<string, ScoreEntry | undefined> } };
 type ScoreEntry = { score: number; interval_80: [number, number]; n_resolved: number; confidence: { level: string; reasons: string } };
 type Claim = Record<string, unknown> & { evidence?: { url: string; independent_of_subject: boolean }[]; source?: { url: string; title: string | null; outlet: string | null } };
 
@@ -45,10 +53,10 @@ async function* subjects(db: Queryable, o: ExportOptions): AsyncGenerator<Subjec
   }
 }
 
-function claimRow(s: SubjectRow, report: ReportRow | null, c: Claim, demo: { dataset: string; published_outcome: string | null } | null) {
+function claimRow(s: SubjectRow, report: ExportedReport | null, c: Claim, demo: { dataset: string; published_outcome: string | null } | null) {
   const evidence = c.evidence ?? [];
   return {
-    subject_id: s.id, subject_name: s.name, report_id: report?.id ?? '', generated_at: report?.generated_at.toISOString() ?? '',
+    subject_id: s.id, subject_name: s.name, report_id: report?.id ?? '', generated_at: report?.generated_at.toISOString() ?? '', report_topic: report?.topic ?? '',
     claim_id: c.claim_id, claim_type: c.claim_type, topic: c.topic, said_on: c.said_on, quote: c.quote, quote_verified: c.quote_verified,
     source_url: c.source?.url ?? '', source_title: c.source?.title ?? '', source_outlet: c.source?.outlet ?? '',
     resolution_criteria: c.resolution_criteria, due: c.due ?? '', outcome: c.outcome, on_time: c.on_time ?? '', judges_disagree: c.judges_disagree,
@@ -96,39 +104,37 @@ async function* demoClaims(db: Queryable, subjectId: string): AsyncGenerator<{ c
 export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenerator<string> {
   if (o.format === 'csv') yield csv([], o.table === 'claims' ? CLAIM_COLUMNS : SCORE_COLUMNS, true);
   for await (const s of subjects(db, o)) {
-    const report = (
-      await db.query<ReportRow>(
-        'SELECT id, generated_at, method_version, report FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1',
-        [s.id],
-      )
-    ).rows[0] ?? null;
-    const pages = async function* () {
-      if (report) yield* reportClaims(db, report.id);
-      if (o.includeDemo && s.demo) yield* demoClaims(db, s.id);
-    };
-    const scores = Object.entries(report?.report.scores ?? {}).filter((e): e is [string, ScoreEntry] => e[1] !== undefined);
+    const reports = (await latestReportsByScope(db, s.id)) as ExportedReport[];
+    const scoresOf = (r: ExportedReport) => Object.entries(r.report.scores ?? {}).filter((e): e is [string, ScoreEntry] => e[1] !== undefined);
+    const demo = o.includeDemo && s.demo ? demoClaims(db, s.id) : null;
 
     if (o.format === 'jsonl') {
-      const head = [JSON.stringify({ record: 'subject', subject_id: s.id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description, demo: s.demo })];
-      for (const [type, e] of scores) {
-        head.push(JSON.stringify({ record: 'score', subject_id: s.id, report_id: report!.id, generated_at: report!.generated_at.toISOString(), method_version: report!.method_version, type, ...e, review_status: REVIEW_LABEL }));
+      yield `${JSON.stringify({ record: 'subject', subject_id: s.id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description, demo: s.demo })}\n`;
+      for (const r of reports) {
+        const head = scoresOf(r).map(([type, e]) =>
+          JSON.stringify({ record: 'score', subject_id: s.id, report_id: r.id, topic: r.topic, generated_at: r.generated_at.toISOString(), method_version: r.method_version, type, ...e, review_status: REVIEW_LABEL }),
+        );
+        if (head.length) yield `${head.join('\n')}\n`;
+        for await (const page of reportClaims(db, r.id)) {
+          yield `${page.map(({ claim }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: r.id, report_topic: r.topic, ...claim, review_status: REVIEW_LABEL })).join('\n')}\n`;
+        }
       }
-      yield `${head.join('\n')}\n`;
-      for await (const page of pages()) {
-        const out = page.map(({ claim, demo }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: report?.id ?? null, ...claim, ...(demo ? { demo } : {}), review_status: REVIEW_LABEL }));
-        yield `${out.join('\n')}\n`;
+      if (demo) {
+        for await (const page of demo) {
+          yield `${page.map(({ claim, demo: d }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: null, report_topic: null, ...claim, demo: d, review_status: REVIEW_LABEL })).join('\n')}\n`;
+        }
       }
     } else if (o.table === 'claims') {
-      for await (const page of pages()) yield csv(page.map(({ claim, demo }) => claimRow(s, report, claim, demo)), CLAIM_COLUMNS, false);
-    } else if (scores.length) {
-      yield csv(
-        scores.map(([type, e]) => ({
-          subject_id: s.id, subject_name: s.name, report_id: report!.id, generated_at: report!.generated_at.toISOString(), method_version: report!.method_version,
+      for (const r of reports) for await (const page of reportClaims(db, r.id)) yield csv(page.map(({ claim }) => claimRow(s, r, claim, null)), CLAIM_COLUMNS, false);
+      if (demo) for await (const page of demo) yield csv(page.map(({ claim, demo: d }) => claimRow(s, null, claim, d)), CLAIM_COLUMNS, false);
+    } else {
+      const rows = reports.flatMap((r) =>
+        scoresOf(r).map(([type, e]) => ({
+          subject_id: s.id, subject_name: s.name, report_id: r.id, generated_at: r.generated_at.toISOString(), method_version: r.method_version, topic: r.topic ?? '',
           type, score: e.score, interval_low: e.interval_80[0], interval_high: e.interval_80[1], n_resolved: e.n_resolved, confidence: e.confidence.level, review_status: REVIEW_LABEL,
         })),
-        SCORE_COLUMNS,
-        false,
       );
+      if (rows.length) yield csv(rows, SCORE_COLUMNS, false);
     }
   }
 }

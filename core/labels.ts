@@ -3,7 +3,7 @@ import { findClaim } from './claims.ts';
 import type { Queryable } from './db/pool.ts';
 import { NotFoundError } from './errors.ts';
 import { REVIEW_LABEL } from './method/outcomes.ts';
-import { latestReport } from './reports/read.ts';
+import { latestReport } from './reports/repository.ts';
 import type { LabelRequest } from './schemas/requests.ts';
 import type { Label, LabelQueueItem } from './schemas/resources.ts';
 

@@ -3,9 +3,10 @@ import type { Queryable } from './db/pool.ts';
 import { toKnownSubject } from './providers/local/corpus.ts';
 import type { KnowledgeProvider, KnownSubject, Office, SubjectKind } from './providers/types.ts';
 import { isStale } from './reports/read.ts';
+import { latestReportSql } from './reports/repository.ts';
 import type { ResolveRequest } from './schemas/requests.ts';
 
-/** Subjects as the API lists them: the subject, and its newest stored report. */
+/** Subjects as the API lists them: the subject, and its newest stored report on its whole record. */
 
 type Row = {
   id: string; name: string; kind: SubjectKind; aliases: string[]; description: string | null; public_figure: boolean;
@@ -27,9 +28,13 @@ function detail(r: Row, now: Date) {
 const SELECT = `SELECT s.id, s.name, s.kind, s.aliases, s.description, s.public_figure, s.offices, s.urls, s.handles, s.demo,
        r.id AS report_id, r.generated_at, (r.report->'score'->>'score')::float8 AS score
   FROM subjects s
-  LEFT JOIN LATERAL (SELECT id, generated_at, report FROM reports WHERE subject_id = s.id ORDER BY generated_at DESC, id DESC LIMIT 1) r ON true`;
+  LEFT JOIN LATERAL (${latestReportSql('id, generated_at, report', 's.id', null)}) r ON true`;
 
-/** Subjects with at least one stored report, newest report first. */
+/**
+ * Subjects with at least one stored report on their whole record, newest
+ * such report first. A report on one topic is not the subject's latest
+ * report: it neither lists a subject nor moves it.
+ */
 export async function listReportedSubjects(db: Queryable, now = new Date()) {
   const { rows } = await db.query<Row>(`${SELECT} WHERE r.id IS NOT NULL ORDER BY r.generated_at DESC, s.id`);
   return rows.map((r) => detail(r, now));

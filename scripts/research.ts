@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
+import { TOPICS } from '../core/method/outcomes.ts';
+import { normaliseTopic } from '../core/schemas/topic.ts';
 import { makeReport } from '../jobs/research.ts';
 import { closePipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 
@@ -37,6 +39,11 @@ if ((!name && !values['subject-id']) || !['quick', 'standard'].includes(values.d
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
+// As POST /v1/reports: a topic must name one of the method's topics, never be dropped silently.
+if (values.topic !== undefined && normaliseTopic(values.topic) === null) {
+  process.stderr.write(`unknown topic "${values.topic}"; one of: ${TOPICS.join(', ')}\n${USAGE}\n`);
+  process.exit(2);
+}
 
 const db = await openDatabase(loadConfig(), { mode: 'share', poolMax: 4 });
 let code = 0;
@@ -52,7 +59,7 @@ try {
   }
   if (subjectId) {
     const r = await makeReport(db.pool, subjectId, {
-      depth: values.depth as 'quick' | 'standard', topic: values.topic ?? null, consentRef: values['consent-ref'] ?? null, ...(values.today ? { today: values.today } : {}),
+      depth: values.depth as 'quick' | 'standard', topic: normaliseTopic(values.topic), consentRef: values['consent-ref'] ?? null, ...(values.today ? { today: values.today } : {}),
     });
     if (r.status !== 'complete') code = 3;
     if (values.json) {

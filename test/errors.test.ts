@@ -47,6 +47,7 @@ describe('422 validation body', () => {
     ['bad depth', '/v1/reports', { name: 'A', depth: 'deep' }, ['body', 'depth'], 'enum'],
     ['refresh not boolean', '/v1/reports', { name: 'A', refresh: 'yes' }, ['body', 'refresh'], 'bool_parsing'],
     ['topic too long', '/v1/reports', { name: 'A', topic: 't'.repeat(201) }, ['body', 'topic'], 'string_too_long', { max_length: 200 }],
+    ['topic not one of the method\'s', '/v1/reports', { name: 'A', topic: 'gossip' }, ['body', 'topic'], 'enum', { expected: expect.stringMatching(/^'economy', .*'public_safety', .* or 'other'$/) }],
     ['consent_ref too long', '/v1/reports', { name: 'A', consent_ref: 'c'.repeat(301) }, ['body', 'consent_ref'], 'string_too_long'],
     ['name wrong type', '/v1/reports', { name: 42 }, ['body', 'name'], 'string_type'],
     ['nothing to say who', '/v1/reports', {}, ['body'], 'value_error'],

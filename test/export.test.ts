@@ -60,6 +60,9 @@ describe('GET /v1/export', () => {
       expect(Array.isArray(c.evidence)).toBe(true);
     }
     expect(records.find((r) => r.record === 'score' && r.type === 'overall')).toMatchObject({ subject_id: ORG, interval_80: expect.any(Array) });
+    // Every record says which report it comes from: null is the whole record (reports on one topic: test/report-topics.test.ts).
+    for (const r of records.filter((x) => x.record === 'score')) expect(r.topic).toBeNull();
+    for (const c of claims) expect(c.report_topic).toBeNull();
   });
 
   it('leaves demo subjects out unless include_demo is true', async () => {
@@ -80,6 +83,10 @@ describe('GET /v1/export', () => {
     const rows = scores.body.trim().split('\n');
     expect(rows[0]).toBe(SCORE_COLUMNS.join(','));
     expect(rows.some((r) => r.startsWith(`${ORG},Harrowfield Water Board,`) && r.includes(',overall,'))).toBe(true);
+    // The scores table's topic column: empty for the whole record.
+    expect(SCORE_COLUMNS).toContain('topic');
+    expect(CLAIM_COLUMNS).toContain('report_topic');
+    expect(rows.find((r) => r.includes(',overall,'))).toMatch(/,\d+\.\d+\.\d+[^,]*,,overall,/);
   });
 
   it('limits the export to one subject', async () => {

@@ -206,13 +206,23 @@ describe('lookup_reliability', () => {
     expect(chosen.s).toMatchObject({ status: 'insufficient', reason: expect.stringMatching(/Only 0 of the 1 claim found are resolved/) });
   });
 
-  it('passes topic to the report request; says when the report served is not restricted to it', async () => {
-    // Brightwater's stored report scores every topic; POST /v1/reports serves it whatever the topic.
-    const { r, s: out } = await lookup(c, { name: 'Brightwater Utilities', topic: 'health' });
+  it('passes topic to the report request: a report on that topic, never the stored whole-record report', async () => {
+    const whole = await lookup(c, { name: 'Brightwater Utilities' });
+    expect(whole.s.status).toBe('complete');
+    const { r, s: out } = await lookup(c, { name: 'Brightwater Utilities', topic: 'environment' });
     expect(out.status).toBe('complete');
-    expect(out.caveats!.map((k) => k.code)).not.toContain('topic_filter');
-    expect(out.message).toMatch(/You asked for the topic "health", but this report is not restricted to it/);
-    expect(text(r)).toMatch(/You asked for the topic "health"/);
+    expect(out.report_id).not.toBe(whole.s.report_id);
+    expect(out.caveats!.map((k) => k.code)).toContain('topic_filter');
+    expect(out.message).toMatch(/Only claims filed under the topic "environment" are scored\. \(You asked for the topic "environment"\.\)/);
+    expect(text(r)).toMatch(/You asked for the topic "environment"/);
+    expect((await rest(`/v1/reports/${out.report_id}`)).topic).toBe('environment');
+  });
+
+  it('an unknown topic is refused, with the allowed topics', async () => {
+    const r = await c.client.callTool({ name: 'lookup_reliability', arguments: { name: 'Brightwater Utilities', topic: 'cheese' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    expect(r.isError).toBe(true);
+    // The tool's input schema is the REST field's, refinement included: no job starts on a topic the method does not know.
+    expect(text(r as Parameters<typeof text>[0])).toMatch(/Unknown topic; send one of economy, .*environment.*, other/);
   });
 
   it('a call with neither name nor subject_id is a tool error that says what to send', async () => {

@@ -298,3 +298,27 @@ describe('build jobs', () => {
     expect((await get(`/v1/reports/${job.report_id}/html`, key)).body).toBe(page);
   });
 });
+
+describe('reports on one topic', () => {
+  it('an incremental build publishes their pages, but never as a subject\'s headline; a subject with only such reports is not browsed', async () => {
+    const [alder] = first;
+    const onTopic = await storeFakeReport(t.db.pool, { name: 'Alder Water Company', claims: 2, score: 12.5, topic: 'environment' });
+    const only = await storeFakeReport(t.db.pool, { name: 'Quince Topic Trust', claims: 2, score: 13.5, topic: 'housing' });
+    // Site workers run in this file, so a build they started may publish these first: either way, the site below is what a build makes of them.
+    expect(['published', 'unchanged']).toContain((await buildSite(t.db.pool, o, { reason: 'test: topics' })).status);
+    const ids = new Set((await live()).manifest.report_ids);
+    expect(ids.has(onTopic.reportId) && ids.has(only.reportId)).toBe(true);
+    expect(await file(`reports/${onTopic.reportId}/index.html`)).toContain('data-report-topic="environment"');
+    const subject = await file(`subjects/${alder!.subjectId}/index.html`);
+    const headline = subject.slice(subject.indexOf('id="latest-h"'), subject.indexOf('id="reports-h"'));
+    expect(headline).toContain(`href="/reports/${alder!.reportId}/"`);
+    expect(headline).not.toContain('12.5');
+    expect(subject).toContain(`href="/reports/${onTopic.reportId}/"`);
+    expect(await file(`subjects/${only.subjectId}/index.html`)).toMatch(/There is no report on Quince Topic Trust.{1,8}s whole record yet/);
+    expect((await get('/browse/q/')).statusCode).toBe(404);
+    expect(await file('browse/a/index.html')).not.toContain('12.5');
+    const index = await file('index.html');
+    expect(index).not.toContain(`/reports/${onTopic.reportId}/`);
+    expect(index).not.toContain(`/reports/${only.reportId}/`);
+  });
+});

@@ -62,7 +62,11 @@ export function fakeClaim(subjectId: string, i: number, over: ClaimOverrides = {
   };
 }
 
-export type FakeReport = { name: string; kind?: 'person' | 'organisation' | 'outlet'; description?: string | null; claims?: number; claim?: (i: number, subjectId: string) => ClaimOverrides; score?: number };
+export type FakeReport = {
+  name: string; kind?: 'person' | 'organisation' | 'outlet'; description?: string | null; claims?: number; claim?: (i: number, subjectId: string) => ClaimOverrides; score?: number;
+  /** The topic the report is on (null or absent: the whole record). */
+  topic?: string | null;
+};
 
 const entry = (score: number, n: number) => ({
   score,
@@ -87,7 +91,7 @@ export async function storeFakeReport(pool: Pool, r: FakeReport): Promise<{ repo
     caveats: [{ code: 'machine_generated', message: `Every outcome was set by machine judges and no person has reviewed them (${REVIEW_LABEL}).` }],
     review_status: REVIEW_LABEL,
   };
-  const { reportId } = await storeReport(pool, { subjectId, methodVersion: methodVersion(), depth: 'quick', topic: null, report, claims });
+  const { reportId } = await storeReport(pool, { subjectId, methodVersion: methodVersion(), depth: 'quick', topic: r.topic ?? null, report, claims });
   return { reportId, subjectId, claims };
 }
 

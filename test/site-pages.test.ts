@@ -18,8 +18,10 @@ let t: TestApp;
 let data: Awaited<ReturnType<typeof tempDataDir>>;
 let normal: Awaited<ReturnType<typeof storeFakeReport>>;
 let hostile: Awaited<ReturnType<typeof storeHostileReport>>;
+let onHealth: Awaited<ReturnType<typeof storeFakeReport>>;
 let page: string;
 let evil: string;
+let topicPage: string;
 
 const ldBlocks = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
 
@@ -29,10 +31,14 @@ beforeAll(async () => {
   normal = await storeFakeReport(t.db.pool, { name: 'Cedar Health Trust', claims: 7 });
   await storeReply(t.db.pool, normal.claims[2]!.claim_id, normal.subjectId, { name: 'Dana Reyes', role: 'Head of communications', statement: 'The figure was revised in March.', counter_evidence_url: 'https://cedar.example/revision' });
   hostile = await storeHostileReport(t.db.pool);
+  // A newer report on one topic of the same subject: a view of its own, never the subject's headline.
+  onHealth = await storeFakeReport(t.db.pool, { name: 'Cedar Health Trust', claims: 3, score: 12.5, topic: 'health' });
+  await t.db.pool.query(`UPDATE reports SET generated_at = generated_at + interval '1 minute' WHERE id = $1`, [onHealth.reportId]);
   await buildSite(t.db.pool, { siteDir: t.config.siteDir, siteUrl: null, exportKeepDays: 7 }, { reason: 'test' });
   const dir = clientDir((await readCurrent(t.config.siteDir))!.dir);
   page = await readFile(path.join(dir, 'reports', normal.reportId, 'index.html'), 'utf8');
   evil = await readFile(path.join(dir, 'reports', hostile.reportId, 'index.html'), 'utf8');
+  topicPage = await readFile(path.join(dir, 'reports', onHealth.reportId, 'index.html'), 'utf8');
 });
 afterAll(async () => {
   await t.close();
@@ -158,8 +164,26 @@ describe('other pages', () => {
     const browse = (await t.app.inject({ method: 'GET', url: '/browse/c/' })).body;
     expect(browse).toContain(`href="/subjects/${normal.subjectId}/"`);
     const index = (await t.app.inject({ method: 'GET', url: '/' })).body;
-    expect(index).toContain('2 subjects, 2 reports');
+    expect(index).toContain('2 subjects, 3 reports');
     expect(index).toContain('href="/browse/e/"');
     expect(index).toContain('Evil &lt;img');
+  });
+
+  it('a report on one topic: its page says so; the subject\'s headline, browse entry and the index stay on the whole record', async () => {
+    expect(topicPage).toContain('data-report-topic="health"');
+    expect(topicPage).toMatch(/This report scores only the claims filed under the topic\s*<strong>health<\/strong>/);
+    expect(topicPage).toMatch(/<h2 id="score-h">Reliability score on health<\/h2>/);
+    expect(page).not.toContain('data-report-topic');
+    const subject = (await t.app.inject({ method: 'GET', url: `/subjects/${normal.subjectId}/` })).body;
+    const headline = subject.slice(subject.indexOf('id="latest-h"'), subject.indexOf('id="reports-h"'));
+    expect(headline).toContain(`href="/reports/${normal.reportId}/"`);
+    expect(headline).not.toContain('12.5');
+    expect(subject).toContain(`href="/reports/${onHealth.reportId}/"`);
+    expect(subject).toMatch(/<td data-report-topic="health"><span class="tag">Topic: Health<\/span><\/td>/);
+    const browse = (await t.app.inject({ method: 'GET', url: '/browse/c/' })).body;
+    expect(browse).not.toContain('12.5');
+    const index = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    expect(index).toContain(`href="/reports/${normal.reportId}/"`);
+    expect(index).not.toContain(`href="/reports/${onHealth.reportId}/"`);
   });
 });

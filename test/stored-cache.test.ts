@@ -112,6 +112,31 @@ describe('stored reports in memory', () => {
   });
 });
 
+describe('latest reports in memory, by scope', () => {
+  it('keeps the whole record and each topic apart: a topic report is never served for the whole record, nor the other way round', async () => {
+    const other = 'sub_cachetest000002';
+    await db.pool.query(`INSERT INTO subjects (id, name, kind, name_keys) VALUES ($1, 'Cache Scope Subject (sample)', 'organisation', ARRAY['cache scope subject (sample)'])`, [other]);
+    await db.pool.query(
+      `INSERT INTO reports (id, subject_id, generated_at, method_version, depth, topic, report) VALUES
+         ('rep_cachescope0000000w', $1, now() - interval '2 days', '1.0.0', 'quick', NULL, '{"on": "whole"}'),
+         ('rep_cachescope0000000e', $1, now() - interval '1 day', '1.0.0', 'quick', 'environment', '{"on": "environment"}')`,
+      [other],
+    );
+    await feed.settled();
+    const stored = new StoredReports(db.pool, feed);
+    const read = async (topic: 'environment' | 'health' | null) => {
+      const r = await stored.latestFor(other, topic);
+      return r ? (JSON.parse(r.json.text) as { report_id: string; topic: string | null }) : null;
+    };
+    // Twice each: the second answer comes from memory.
+    for (let i = 0; i < 2; i++) {
+      expect(await read(null)).toMatchObject({ report_id: 'rep_cachescope0000000w', topic: null });
+      expect(await read('environment')).toMatchObject({ report_id: 'rep_cachescope0000000e', topic: 'environment' });
+      expect(await read('health')).toBeNull();
+    }
+  });
+});
+
 describe('subjects in memory', () => {
   it('remembers byId until the subjects table changes', async () => {
     const knowledge = rememberingKnowledge(localProviders(db.pool).knowledge, feed);

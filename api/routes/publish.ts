@@ -15,7 +15,7 @@ export function publishRoutes(ctx: AppContext) {
       url: '/v1/export',
       operationId: 'exportReports',
       summary: 'Every subject\'s latest report, as JSON Lines or CSV',
-      description: 'JSON Lines records of kind `subject`, `score` and `claim`; or one CSV table, `claims` or `scores`. Demo subjects are left out unless `include_demo` is true.',
+      description: 'JSON Lines records of kind `subject`, `score` and `claim`; or one CSV table, `claims` or `scores`. Demo subjects are left out unless `include_demo` is true. A subject\'s latest report is the one on its whole record; after it come its latest report on each topic it has one on, with all their claims. Every row says which: `topic` on `score` records and in the `scores` table, `report_topic` on `claim` records and in the `claims` table (there `topic` is the claim\'s own topic); null, or an empty cell, for the whole record.',
       tags: ['publishing'],
       auth: true,
       query: ExportQuerySchema,

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { NotFoundError } from '../../core/errors.ts';
 import { JobAcceptedSchema, ProblemSchema } from '../../core/schemas/common.ts';
 import { ReportRequestSchema } from '../../core/schemas/requests.ts';
+import { TOPIC_RULE } from '../../core/schemas/topic.ts';
 import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
 import { ClaimsQuerySchema, ReportOrJobPathSchema, SubjectPathSchema } from '../../core/schemas/queries.ts';
-import { claimsPage, latestReport } from '../../core/reports/read.ts';
+import { claimsPage } from '../../core/reports/read.ts';
+import { latestReport } from '../../core/reports/repository.ts';
 import { poll } from '../../core/reports/poll.ts';
 import { requestReport } from '../../core/reports/service.ts';
 import type { RouteContext } from '../context.ts';
@@ -29,10 +31,11 @@ export function reportRoutes(ctx: RouteContext) {
         '- A stored report under 90 days old: 200 with it at once (`refresh: true` starts a new job instead).',
         '- No stored report: 202 with a job to poll at `/v1/reports/<job_id>`; it counts against the key\'s daily job limit (429 past it) and the spending ceiling (503 past it).',
         '- A stored report 90 days old or more: 200 with it, `stale: true`, while one refresh job runs (the service\'s own: it counts against no key).',
-        '- Callers asking for the same subject while a job is open share that job (202 with its id and current status).',
+        '- Callers asking for the same subject and topic while a job is open share that job (202 with its id and current status).',
+        '- `topic` makes the request one for a topic report: every step above is taken on the reports of that topic only (a fresh one comes back at once, otherwise a job makes one), and a request without `topic` only ever gets a report on the whole record. A topic report is stored under its topic (the envelope\'s `topic`) and never becomes the subject\'s latest report (the subject list, the claims list, the export\'s whole-record rows and the site\'s headline scores stay on the whole record). A topic outside the method\'s topics gets 422 listing them.',
         '- A name that matches several subjects: 409 with `candidates`; resend with `subject_id`. An unknown subject: 404.',
         '- A serving politician, or a person who is not a public figure sent without `consent_ref`: the job ends `refused` with the reason.',
-        '`depth`: `quick` (default) reads up to 40 of the subject\'s most recent statement documents and keeps up to 5 pieces of evidence a claim; `standard` reads up to 150 and keeps up to 8. `topic`, when it names one of the method\'s topics, restricts the score to claims under it.',
+        '`depth`: `quick` (default) reads up to 40 of the subject\'s most recent statement documents and keeps up to 5 pieces of evidence a claim; `standard` reads up to 150 and keeps up to 8. `topic`: ' + TOPIC_RULE + ' Only the claims filed under it are scored.',
       ].join('\n'),
       tags: ['reports'],
       auth: true,
@@ -72,7 +75,7 @@ export function reportRoutes(ctx: RouteContext) {
       operationId: 'listClaims',
       summary: 'Every claim behind the subject\'s latest report',
       description:
-        'Claims in the report\'s order (newest said first), filtered by `claim_type` (or its synonym `type`), `topic` and `outcome`, paged by `page` (from 1) and `page_size` (1 to 200, default 50). The envelope carries `paging: {page, page_size, total, total_pages}`; a page past the last is empty, not an error.',
+        'The subject\'s latest report on its whole record (a report on one topic never stands here). Claims in the report\'s order (newest said first), filtered by `claim_type` (or its synonym `type`), `topic` and `outcome`, paged by `page` (from 1) and `page_size` (1 to 200, default 50). The envelope carries `paging: {page, page_size, total, total_pages}`; a page past the last is empty, not an error.',
       tags: ['reports'],
       auth: true,
       params: SubjectPathSchema,

@@ -26,6 +26,7 @@ export function subjectRoutes(ctx: AppContext) {
       url: '/v1/subjects',
       operationId: 'listSubjects',
       summary: 'Subjects with at least one stored report, newest report first',
+      description: 'A subject\'s report here is its latest report on its whole record: a report on one topic neither lists a subject nor moves it up (it is served to requests for its topic, and carried in the export).',
       tags: ['subjects'],
       auth: true,
       responses: { 200: { description: 'The subjects, each with its newest report.', schema: SubjectListSchema } },

@@ -1,4 +1,5 @@
 import type { PoolClient, Queryable } from '../db/pool.ts';
+import type { Topic } from '../method/outcomes.ts';
 import { newJobId } from './ids.ts';
 
 /**
@@ -18,6 +19,8 @@ export type JobRow = {
   key_id: number | null;
   callers: number[];
   subject_id: string | null;
+  /** Report jobs: the topic of the report it makes, or null for the whole record. */
+  topic: string | null;
   request: Record<string, unknown>;
   reason: string | null;
   report_id: string | null;
@@ -28,7 +31,7 @@ export type JobRow = {
   finished_at: Date | null;
 };
 
-const COLUMNS = 'id, kind, status, key_id, callers, subject_id, request, reason, report_id, results, attempts, created_at, started_at, finished_at';
+const COLUMNS = 'id, kind, status, key_id, callers, subject_id, topic, request, reason, report_id, results, attempts, created_at, started_at, finished_at';
 
 export async function getJob(db: Queryable, id: string): Promise<JobRow | null> {
   const { rows } = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [id]);
@@ -36,31 +39,36 @@ export async function getJob(db: Queryable, id: string): Promise<JobRow | null> 
 }
 
 /**
- * A new report job for the subject, or the one already open (queued or
- * running): callers asking at once share it. `created` says which; only a
- * created job counts against a quota and is sent to the queue.
+ * A new report job for the subject in one scope (its whole record, topic
+ * null, or one topic), or the one already open (queued or running) for the
+ * same subject and scope: callers asking at once share it. A request for a
+ * topic never joins a job for the whole record or another topic, nor the
+ * other way round, since that job makes another report. Depth is not part of
+ * the match. `created` says which; only a created job counts against a quota
+ * and is sent to the queue.
  */
 export async function openReportJob(
   tx: PoolClient,
-  o: { keyId: number | null; subjectId: string; request: Record<string, unknown> },
+  o: { keyId: number | null; subjectId: string; topic: Topic | null; request: Record<string, unknown> },
 ): Promise<{ job: JobRow; created: boolean }> {
   // Insert, or join the open job. The job that blocked the insert may end
   // before we join it; then there is room to insert again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await tx.query<JobRow>(
-      `INSERT INTO jobs (id, kind, key_id, callers, subject_id, request)
-       VALUES ($1, 'report', $2, CASE WHEN $2::bigint IS NULL THEN '{}'::bigint[] ELSE ARRAY[$2::bigint] END, $3, $4)
-       ON CONFLICT (subject_id) WHERE kind = 'report' AND status IN ('queued', 'running') DO NOTHING
+      `INSERT INTO jobs (id, kind, key_id, callers, subject_id, topic, request)
+       VALUES ($1, 'report', $2, CASE WHEN $2::bigint IS NULL THEN '{}'::bigint[] ELSE ARRAY[$2::bigint] END, $3, $4, $5)
+       ON CONFLICT (subject_id, (coalesce(topic, ''))) WHERE kind = 'report' AND status IN ('queued', 'running') DO NOTHING
        RETURNING ${COLUMNS}`,
-      [newJobId(), o.keyId, o.subjectId, JSON.stringify(o.request)],
+      // The worker reads the topic from the request: it is the one the job was matched on.
+      [newJobId(), o.keyId, o.subjectId, o.topic, JSON.stringify({ ...o.request, topic: o.topic })],
     );
     if (inserted.rows[0]) return { job: inserted.rows[0], created: true };
     // Join the open job: the caller may poll it from now on.
     const open = await tx.query<JobRow>(
       `UPDATE jobs SET callers = CASE WHEN $2::bigint IS NULL OR $2::bigint = ANY(callers) THEN callers ELSE callers || $2::bigint END
-        WHERE kind = 'report' AND subject_id = $1 AND status IN ('queued', 'running')
+        WHERE kind = 'report' AND subject_id = $1 AND coalesce(topic, '') = coalesce($3::text, '') AND status IN ('queued', 'running')
         RETURNING ${COLUMNS}`,
-      [o.subjectId, o.keyId],
+      [o.subjectId, o.keyId, o.topic],
     );
     if (open.rows[0]) return { job: open.rows[0], created: false };
   }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { NotFoundError } from '../errors.ts';
 import { getJob } from './jobs.ts';
-import { reportById } from './read.ts';
+import { reportById } from './repository.ts';
 import type { StoredReports } from './stored.ts';
 
 /**

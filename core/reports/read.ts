@@ -2,52 +2,21 @@ import type { Queryable } from '../db/pool.ts';
 import { REVIEW_LABEL } from '../method/outcomes.ts';
 import { RawJson } from '../json.ts';
 import { withResponses } from '../responses.ts';
+import type { StoredText } from './repository.ts';
 
 /** Reports older than this are served with `stale: true` while a refresh runs (SPEC.md). */
 export const FRESH_DAYS = 90;
 const DAY_MS = 86_400_000;
 
-export type ReportRow = { id: string; subject_id: string; generated_at: Date; method_version: string; report: Record<string, unknown> };
-
 export function isStale(generatedAt: Date, now = new Date()): boolean {
   return now.getTime() - generatedAt.getTime() >= FRESH_DAYS * DAY_MS;
 }
 
-
-const COLUMNS = 'id, subject_id, generated_at, method_version, report';
-
-/** A stored report as PostgreSQL returns it: the report is JSON text, spliced into the envelope unparsed (see core/json.ts). */
-export type StoredText = { id: string; generatedAt: Date; report: string };
-
-export async function storedReportText(db: Queryable, where: { reportId: string } | { subjectId: string }): Promise<StoredText | null> {
-  const { rows } = await db.query<{ id: string; generated_at: Date; report: string }>(
-    'reportId' in where
-      ? 'SELECT id, generated_at, report::text AS report FROM reports WHERE id = $1'
-      : 'SELECT id, generated_at, report::text AS report FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1',
-    ['reportId' in where ? where.reportId : where.subjectId],
-  );
-  const r = rows[0];
-  return r ? { id: r.id, generatedAt: r.generated_at, report: r.report } : null;
-}
-
 /** The stored envelope as JSON text; `stale` is worked out at the moment of serving. */
 export function envelopeJson(r: StoredText, now = new Date()): { json: RawJson; generatedAt: Date } {
-  const head = JSON.stringify({ report_id: r.id, status: 'complete', generated_at: r.generatedAt.toISOString(), stale: isStale(r.generatedAt, now) });
+  const head = JSON.stringify({ report_id: r.id, status: 'complete', generated_at: r.generatedAt.toISOString(), stale: isStale(r.generatedAt, now), topic: r.topic });
   const tail = JSON.stringify({ html_url: `/v1/reports/${r.id}/html` });
   return { json: new RawJson(`${head.slice(0, -1)},"report":${r.report},${tail.slice(1)}`), generatedAt: r.generatedAt };
-}
-
-export async function latestReport(db: Queryable, subjectId: string): Promise<ReportRow | null> {
-  const { rows } = await db.query<ReportRow>(
-    `SELECT ${COLUMNS} FROM reports WHERE subject_id = $1 ORDER BY generated_at DESC, id DESC LIMIT 1`,
-    [subjectId],
-  );
-  return rows[0] ?? null;
-}
-
-export async function reportById(db: Queryable, id: string): Promise<ReportRow | null> {
-  const { rows } = await db.query<ReportRow>(`SELECT ${COLUMNS} FROM reports WHERE id = $1`, [id]);
-  return rows[0] ?? null;
 }
 
 export type ClaimFilters = { claim_type?: string | undefined; topic?: string | undefined; outcome?: string | undefined };

@@ -4,7 +4,9 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import { admitJob, type AdmissionLimits } from '../limits/job-admission.ts';
 import { spentToday } from '../limits/spend.ts';
 import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
+import type { Topic } from '../method/outcomes.ts';
 import type { ReportRequest } from '../schemas/requests.ts';
+import { normaliseTopic } from '../schemas/topic.ts';
 import { openReportJob } from './jobs.ts';
 import { isStale } from './read.ts';
 import type { RawJson } from '../json.ts';
@@ -18,8 +20,13 @@ import type { StoredReports } from './stored.ts';
  * - a stored report 90 days old or more → 200 with `stale: true`, and one
  *   refresh job runs (started by the service: it counts against no key);
  * - a name that matches several subjects → 409 with the candidates.
- * Callers asking for the same subject at once share one job (jobs table,
- * one open report job per subject).
+ * Each request is for one scope: the subject's whole record (no topic) or one
+ * of the method's topics (the schema has refused any other topic with 422).
+ * Every step above is taken within that scope: a plain request is answered
+ * with the latest whole-record report, a topic request with the latest report
+ * on that topic, never one for the other (core/reports/repository.ts).
+ * Callers asking for the same subject and scope at once share one job (jobs
+ * table, one open report job per subject and topic).
  */
 
 /** Sends a job to the queue inside the caller's transaction, so a job row never exists without its queue entry. */
@@ -59,12 +66,12 @@ export type ReportAnswer =
   | { status: 200; body: RawJson }
   | { status: 202; body: { job_id: string; status: 'queued' | 'running'; poll: string } };
 
-function jobRequest(body: ReportRequest) {
-  return { depth: body.depth, topic: body.topic ?? null, consent_ref: body.consent_ref ?? null };
+function jobRequest(body: ReportRequest, topic: Topic | null) {
+  return { depth: body.depth, topic, consent_ref: body.consent_ref ?? null };
 }
 
-async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, subjectId: string, request: Record<string, unknown>) {
-  const { job, created } = await openReportJob(tx, { keyId, subjectId, request });
+async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, subjectId: string, topic: Topic | null, request: Record<string, unknown>) {
+  const { job, created } = await openReportJob(tx, { keyId, subjectId, topic, request });
   if (created) {
     if (keyId !== null) await admitJob(tx, keyId, deps.limits);
     await deps.enqueue('report', { job_id: job.id }, tx);
@@ -74,12 +81,13 @@ async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, 
 
 export async function requestReport(deps: ReportDeps, keyId: number, body: ReportRequest, now = new Date()): Promise<ReportAnswer> {
   const subject = await subjectOfRequest(deps.knowledge, body);
-  const stored = body.refresh ? null : await deps.reports.latestFor(subject.subject_id, now);
+  const topic = normaliseTopic(body.topic);
+  const stored = body.refresh ? null : await deps.reports.latestFor(subject.subject_id, topic, now);
   if (stored) {
-    if (isStale(stored.generatedAt, now)) await refreshInBackground(deps, subject.subject_id, body);
+    if (isStale(stored.generatedAt, now)) await refreshInBackground(deps, subject.subject_id, topic, body);
     return { status: 200, body: stored.json };
   }
-  const job = await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, jobRequest(body)));
+  const job = await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, topic, jobRequest(body, topic)));
   return { status: 202, body: { job_id: job.id, status: job.status === 'running' ? 'running' : 'queued', poll: `/v1/reports/${job.id}` } };
 }
 
@@ -90,7 +98,7 @@ export async function requestReport(deps: ReportDeps, keyId: number, body: Repor
  */
 export async function startServiceReportJob(deps: Pick<ReportDeps, 'pool' | 'enqueue'> & { limits: AdmissionLimits }, subjectId: string): Promise<string | null> {
   return withTransaction(deps.pool, async (tx) => {
-    const { job, created } = await openReportJob(tx, { keyId: null, subjectId, request: { depth: 'quick', topic: null, consent_ref: null } });
+    const { job, created } = await openReportJob(tx, { keyId: null, subjectId, topic: null, request: { depth: 'quick', topic: null, consent_ref: null } });
     if (!created) return null;
     await deps.enqueue('report', { job_id: job.id }, tx);
     return job.id;
@@ -102,7 +110,7 @@ export async function startServiceReportJob(deps: Pick<ReportDeps, 'pool' | 'enq
  * service's own job: no key's quota is charged; past the spending ceiling it
  * is not started (the stale report is still served).
  */
-async function refreshInBackground(deps: ReportDeps, subjectId: string, body: ReportRequest): Promise<void> {
+async function refreshInBackground(deps: ReportDeps, subjectId: string, topic: Topic | null, body: ReportRequest): Promise<void> {
   if ((await spentToday(deps.pool)) >= deps.limits.dailySpendLimitUsd) return;
-  await withTransaction(deps.pool, (tx) => startJob(deps, tx, null, subjectId, jobRequest(body)));
+  await withTransaction(deps.pool, (tx) => startJob(deps, tx, null, subjectId, topic, jobRequest(body, topic)));
 }

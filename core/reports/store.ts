@@ -1,5 +1,6 @@
 import type { Pool } from '../db/pool.ts';
 import { withTransaction } from '../db/pool.ts';
+import { normaliseTopic } from '../schemas/topic.ts';
 import { newReportId } from './ids.ts';
 
 /** A claim as stored: the spec's Claim object without `responses` and `review_status`, which are joined when served. */
@@ -16,6 +17,11 @@ export type NewReport = {
   subjectId: string;
   methodVersion: string;
   depth: 'quick' | 'standard';
+  /**
+   * The topic asked for. Stored as the method's topic it names, or null (the
+   * whole record) when it names none: the score stage reads it the same way
+   * (topicFilter), so a report is stored under the scope it scored.
+   */
   topic: string | null;
   report: Record<string, unknown>;
   claims: StoredClaim[];
@@ -30,7 +36,7 @@ export async function storeReport(pool: Pool, r: NewReport): Promise<{ reportId:
     const { rows } = await tx.query<{ generated_at: Date }>(
       `INSERT INTO reports (id, subject_id, method_version, depth, topic, report, job_id, stats)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING generated_at`,
-      [reportId, r.subjectId, r.methodVersion, r.depth, r.topic, JSON.stringify(r.report), r.jobId ?? null, JSON.stringify(r.stats ?? {})],
+      [reportId, r.subjectId, r.methodVersion, r.depth, normaliseTopic(r.topic), JSON.stringify(r.report), r.jobId ?? null, JSON.stringify(r.stats ?? {})],
     );
     if (r.claims.length > 0) {
       await tx.query(

@@ -2,7 +2,9 @@ import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Queryable } from '../db/pool.ts';
 import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
 import { RawJson } from '../json.ts';
-import { envelopeJson, isStale, storedReportText, type StoredText } from './read.ts';
+import type { Topic } from '../method/outcomes.ts';
+import { envelopeJson, isStale } from './read.ts';
+import { latestReportText, reportTextById, type StoredText } from './repository.ts';
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -50,12 +52,12 @@ export class StoredReports {
     this.#bytes = 0;
   }
 
-  async #read(map: Map<string, StoredText>, key: string, where: { reportId: string } | { subjectId: string }): Promise<StoredText | null> {
+  async #read(map: Map<string, StoredText>, key: string, read: () => Promise<StoredText | null>): Promise<StoredText | null> {
     const listening = this.#feed?.listening === true;
     const hit = listening ? map.get(key) : undefined;
     if (hit) return hit;
     const generation = this.#generation;
-    const found = await storedReportText(this.#db, where);
+    const found = await read();
     if (found && listening && this.#feed?.listening && generation === this.#generation) {
       // Bounded by size: past the bound, start again rather than keep a recency list.
       if (this.#bytes + found.report.length > this.#maxBytes) this.#forget();
@@ -77,12 +79,14 @@ export class StoredReports {
   }
 
   async byId(reportId: string, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
-    const r = await this.#read(this.#byId, reportId, { reportId });
+    const r = await this.#read(this.#byId, reportId, () => reportTextById(this.#db, reportId));
     return r ? this.#envelope(r, now) : null;
   }
 
-  async latestFor(subjectId: string, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
-    const r = await this.#read(this.#latest, subjectId, { subjectId });
+  /** The subject's latest report on its whole record (topic null), or on one topic: never one for the other (core/reports/repository.ts). */
+  async latestFor(subjectId: string, topic: Topic | null = null, now = new Date()): Promise<{ json: RawJson; generatedAt: Date } | null> {
+    // Subject ids never hold a NUL, so the key names one (subject, topic) pair.
+    const r = await this.#read(this.#latest, `${subjectId}\u0000${topic ?? ''}`, () => latestReportText(this.#db, subjectId, topic));
     return r ? this.#envelope(r, now) : null;
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LabelVerdictSchema } from '../method/outcomes.ts';
 import { IsoDateSchema, SubjectKindSchema, text } from './common.ts';
+import { RequestTopicSchema } from './topic.ts';
 
 /**
  * Request bodies, exactly as SPEC.md lists them. Unknown fields are ignored
@@ -19,7 +20,7 @@ export const ReportRequestSchema = z
     urls: urls.describe('URLs that identify the subject or carry its statements; at most 20.').optional(),
     handles: handles.describe('Social media handles of the subject; at most 20.').optional(),
     kind: SubjectKindSchema.nullish(),
-    topic: text(200, 'Restrict research and featured claims to this broad topic.').nullish(),
+    topic: RequestTopicSchema.nullish(),
     depth: z.enum(['quick', 'standard']).default('quick').describe('`quick` (default) researches fewer documents; `standard` researches more and takes longer.'),
     consent_ref: text(300, 'Reference to the consent of a person who is not a public figure; required for such a person.').nullish(),
     refresh: z.boolean().default(false).describe('True starts a new job even when a fresh report is stored.'),

@@ -34,11 +34,11 @@ export const SubjectDetailSchema = SubjectSchema.extend({
       html_url: z.string(),
     })
     .nullable()
-    .describe('The newest stored report, or null when none is stored.'),
+    .describe('The newest stored report on the subject\'s whole record, or null when none is stored. A report on one topic never stands here.'),
 }).meta({ id: 'SubjectDetail' });
 
 export const SubjectListSchema = z
-  .object({ subjects: z.array(SubjectDetailSchema).describe('Subjects with at least one stored report, newest report first.') })
+  .object({ subjects: z.array(SubjectDetailSchema).describe('Subjects with at least one stored report on their whole record, newest such report first (reports on one topic neither list a subject nor move it).') })
   .meta({ id: 'SubjectList' });
 
 export const ResolveCandidateSchema = z
@@ -135,6 +135,9 @@ export const StoredReportSchema = z
     status: z.literal('complete'),
     generated_at: z.string().describe('ISO 8601 timestamp.'),
     stale: z.boolean().describe('True when the report is 90 days old or more; a refresh job runs meanwhile.'),
+    topic: TopicSchema.nullable().describe(
+      'Null for a report on the subject\'s whole record. Otherwise the one topic the report is on: only claims filed under it are scored, and it is served only to requests for that topic, never as the subject\'s latest report.',
+    ),
     report: ReportSchema,
     html_url: z.string().describe('Path `/v1/reports/<report_id>/html`.'),
   })

@@ -6,6 +6,8 @@ import { withResponses } from '../responses.ts';
 import { BEST_RATING, OUTCOME_LABELS, WORST_RATING, claimReview, jsonForScript, ratingScale, type RatingScaleRow } from './claim-review.ts';
 import type { ExportManifest } from './exports.ts';
 import { httpUrl } from './links.ts';
+import type { Topic } from '../method/outcomes.ts';
+import { latestOf, latestOfEach, reportSummaries, reportsByIds, type ReportRow } from '../reports/repository.ts';
 
 /**
  * The data of every page of the static site: what the build job hands the
@@ -36,12 +38,19 @@ export type ClaimView = {
 export type SubjectRef = { subject_id: string; name: string; kind: string; description: string | null; path: string };
 export type ReportPage = {
   view: 'report'; path: string; common: Common; report_id: string; generated_at: string; generated_on: string; method_version: string; review_status: string;
+  /** Null for a report on the subject's whole record; otherwise the one topic it scores (a view of its own, never the subject's headline), and its label. */
+  topic: Topic | null; topic_label: string | null;
   subject: SubjectRef; headline: Headline; scores: ScoreView[]; caveats: { code: string; message: string }[];
   featured: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; outcome_label: string; why_featured: string }[];
   claims: ClaimView[]; outcome_counts: { outcome: Outcome; label: string; count: number }[];
 };
-export type ReportSummary = { report_id: string; path: string; subject_id: string; generated_at: string; generated_on: string; method_version: string; headline: Headline };
-export type SubjectPage = { view: 'subject'; path: string; common: Common; subject: SubjectRef & { aliases: string[] }; reports: ReportSummary[] };
+export type ReportSummary = {
+  report_id: string; path: string; subject_id: string; generated_at: string; generated_on: string; method_version: string; headline: Headline;
+  /** As on ReportPage: null for the whole record. */
+  topic: Topic | null; topic_label: string | null;
+};
+/** `latest`: the subject's latest report on its whole record (its headline), or null when it has only reports on topics; `reports`: every report, newest first. */
+export type SubjectPage = { view: 'subject'; path: string; common: Common; subject: SubjectRef & { aliases: string[] }; latest: ReportSummary | null; reports: ReportSummary[] };
 export type BrowseEntry = { subject: SubjectRef; latest: ReportSummary };
 export type BrowsePage = { view: 'browse'; path: string; common: Common; letter: string; label: string; subjects: BrowseEntry[] };
 export type IndexPage = {
@@ -103,13 +112,16 @@ type StoredClaim = Omit<ClaimView, 'source' | 'evidence' | 'responses' | 'outcom
   source: { url: string; title: string | null; outlet: string | null; published: string | null };
   evidence?: { url: string; publisher: string | null; published: string | null; quote: string; independent_of_subject: boolean }[];
 };
-type ReportRow = { id: string; subject_id: string; generated_at: Date; method_version: string; report: StoredReport };
+type PageReportRow = Omit<ReportRow, 'report'> & { report: StoredReport };
+
+/** "public_safety" → "Public safety". */
+const topicLabel = (topic: Topic | null): string | null => (topic ? topic.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()) : null);
 
 function subjectRef(s: { subject_id: string; name: string; kind: string; description: string | null }): SubjectRef {
   return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description ?? null, path: pagePath({ view: 'subject', key: s.subject_id }) };
 }
 
-function reportPage(row: ReportRow, claims: (StoredClaim & { responses: Omit<ResponseView, 'href'>[] })[], c: Common, siteUrl: string | null): ReportPage {
+function reportPage(row: PageReportRow, claims: (StoredClaim & { responses: Omit<ResponseView, 'href'>[] })[], c: Common, siteUrl: string | null): ReportPage {
   const r = row.report;
   const path = pagePath({ view: 'report', key: row.id });
   const generatedOn = row.generated_at.toISOString().slice(0, 10);
@@ -127,7 +139,7 @@ function reportPage(row: ReportRow, claims: (StoredClaim & { responses: Omit<Res
   for (const v of views) counts.set(v.outcome, (counts.get(v.outcome) ?? 0) + 1);
   return {
     view: 'report', path, common: c, report_id: row.id, generated_at: row.generated_at.toISOString(), generated_on: generatedOn,
-    method_version: row.method_version, review_status: r.review_status ?? REVIEW_LABEL, subject, headline: r.score,
+    method_version: row.method_version, review_status: r.review_status ?? REVIEW_LABEL, topic: row.topic, topic_label: topicLabel(row.topic), subject, headline: r.score,
     scores: TYPE_ORDER.flatMap((t) => {
       const e = r.scores[t];
       return e ? [{ type: t, label: TYPE_LABELS[t]!, score: e.score, interval_80: e.interval_80, n_resolved: e.n_resolved, confidence: e.confidence }] : [];
@@ -142,11 +154,7 @@ function reportPage(row: ReportRow, claims: (StoredClaim & { responses: Omit<Res
 /** The report pages of these reports (demo subjects only when asked: the public site leaves them out), in the order asked; unknown ids are left out. */
 export async function reportPages(db: Queryable, ids: readonly string[], c: Common, siteUrl: string | null, o: { includeDemo?: boolean } = {}): Promise<ReportPage[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<ReportRow>(
-    `SELECT r.id, r.subject_id, r.generated_at, r.method_version, r.report FROM reports r JOIN subjects s ON s.id = r.subject_id
-      WHERE r.id = ANY($1::text[]) AND ($2 OR NOT s.demo)`,
-    [ids, o.includeDemo === true],
-  );
+  const rows = (await reportsByIds(db, ids, o)) as PageReportRow[];
   const claimRows = (
     await db.query<{ report_id: string; claim_id: string; data: StoredClaim }>(
       'SELECT report_id, claim_id, data FROM claims WHERE report_id = ANY($1::text[]) ORDER BY report_id, position',
@@ -163,7 +171,13 @@ export async function reportPages(db: Queryable, ids: readonly string[], c: Comm
   });
 }
 
-/** What the index, subject and browse pages are made from: every published subject and the scores of its reports. */
+/**
+ * What the index, subject and browse pages are made from: every published
+ * subject (one with any report, so that every report page's subject link
+ * leads somewhere) and the scores of its reports, newest first. A subject's
+ * headline is its latest report on its whole record (latestOf), never a
+ * report on one topic.
+ */
 export type Summaries = { subjects: Map<string, SubjectRef & { aliases: string[] }>; reports: ReportSummary[] };
 
 export async function loadSummaries(db: Queryable): Promise<Summaries> {
@@ -173,13 +187,9 @@ export async function loadSummaries(db: Queryable): Promise<Summaries> {
       WHERE NOT s.demo AND EXISTS (SELECT 1 FROM reports r WHERE r.subject_id = s.id) ORDER BY s.id`,
   );
   for (const r of s.rows) subjects.set(r.id, { ...subjectRef({ subject_id: r.id, name: r.name, kind: r.kind, description: r.description }), aliases: r.aliases });
-  const r = await db.query<{ id: string; subject_id: string; generated_at: Date; method_version: string; score: Headline }>(
-    `SELECT r.id, r.subject_id, r.generated_at, r.method_version, r.report->'score' AS score FROM reports r JOIN subjects s ON s.id = r.subject_id
-      WHERE NOT s.demo ORDER BY r.generated_at DESC, r.id DESC`,
-  );
-  const reports = r.rows.map((x) => ({
+  const reports = (await reportSummaries(db)).map((x) => ({
     report_id: x.id, path: pagePath({ view: 'report', key: x.id }), subject_id: x.subject_id, generated_at: x.generated_at.toISOString(),
-    generated_on: x.generated_at.toISOString().slice(0, 10), method_version: x.method_version, headline: x.score,
+    generated_on: x.generated_at.toISOString().slice(0, 10), method_version: x.method_version, headline: x.score as Headline, topic: x.topic, topic_label: topicLabel(x.topic),
   }));
   return { subjects, reports };
 }
@@ -187,18 +197,21 @@ export async function loadSummaries(db: Queryable): Promise<Summaries> {
 export function subjectPage(sum: Summaries, subjectId: string, c: Common): SubjectPage | null {
   const subject = sum.subjects.get(subjectId);
   if (!subject) return null;
-  return { view: 'subject', path: subject.path, common: c, subject, reports: sum.reports.filter((r) => r.subject_id === subjectId) };
+  const reports = sum.reports.filter((r) => r.subject_id === subjectId);
+  // The headline, by the repository's rule: the latest report on the whole record.
+  return { view: 'subject', path: subject.path, common: c, subject, latest: latestOf(reports, subjectId, null), reports };
 }
 
+/** Every subject's headline, for the browse pages: subjects with reports on topics only have none, and are not browsed. */
 function latestBySubject(sum: Summaries): Map<string, ReportSummary> {
-  const latest = new Map<string, ReportSummary>();
-  for (const r of sum.reports) if (!latest.has(r.subject_id)) latest.set(r.subject_id, r); // newest first
-  return latest;
+  return latestOfEach(sum.reports, null);
 }
 
+/** Browse letters and how many subjects each lists (those with a headline, as browsePage lists them). */
 export function browseLetters(sum: Summaries): Map<string, number> {
   const letters = new Map<string, number>();
-  for (const s of sum.subjects.values()) letters.set(letterOf(s.name), (letters.get(letterOf(s.name)) ?? 0) + 1);
+  const latest = latestBySubject(sum);
+  for (const s of sum.subjects.values()) if (latest.has(s.subject_id)) letters.set(letterOf(s.name), (letters.get(letterOf(s.name)) ?? 0) + 1);
   return letters;
 }
 
@@ -217,7 +230,8 @@ export function indexPage(sum: Summaries, c: Common, latestExport: ExportManifes
   const letters = [...browseLetters(sum)].sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)));
   return {
     view: 'index', path: '/', common: c, counts: { subjects: sum.subjects.size, reports: sum.reports.length },
-    latest: sum.reports.slice(0, INDEX_LATEST).flatMap((r) => {
+    // The newest reports on subjects' whole records: a score listed by a subject's name is its headline, so reports on one topic are on subject pages only.
+    latest: sum.reports.filter((r) => r.topic === null).slice(0, INDEX_LATEST).flatMap((r) => {
       const s = sum.subjects.get(r.subject_id);
       return s ? [{ ...r, subject: { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description, path: s.path } }] : [];
     }),
