@@ -3,7 +3,7 @@ import { extractClaims } from './extract.ts';
 import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
 import { isIndependent } from '../../core/research/rules.ts';
-import { claimActors, groundSentences, type Actors } from './grounding.ts';
+import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
 import { isTableRow } from './quantities.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
@@ -19,6 +19,8 @@ export type EvidenceItem = {
   relevance: number;
   /** When the passage is a table row: the table's heading row, which says what each cell measures (read by the judges, not published). */
   table_header?: string;
+  /** ...and how many rows the table has below its heading (a place in it is read against that). */
+  table_rows?: number;
 };
 
 /** A passage shares at least this share of the claim's terms (by weight) to count as bearing on it. */
@@ -75,13 +77,15 @@ function bears(x: Scored | undefined): x is Scored {
  * claim too (so "opened in May. The second will not open until 2026." stays whole).
  * Sentences in `skip` (the subject's own words, quoted) are never chosen.
  */
-export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = ''): { quote: string; relevance: number; table_header?: string } | null {
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = ''): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
   const scored: Scored[] = [];
   const spans = sentenceSpans(text);
   const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors).slice(1) : null;
   for (const [k, s] of spans.entries()) {
     const sentence = text.slice(s.start, s.end);
     if (grounded && !grounded[k]) continue;
+    // The subject's own words quoted in someone else's article ("Rourke was blunt: '…'") are not evidence about it.
+    if (actors && quotesSubject(sentence, actors)) continue;
     if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
     // A table row is read with its column headings, which say what its cells measure.
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
@@ -102,7 +106,23 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   const end = Math.max(best.end, partner?.end ?? -Infinity);
   const quote = text.slice(start, end);
   const header = isTableRow(quote) ? tableHeader(text, start) : undefined;
-  return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header } : {}) };
+  return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header, table_rows: tableRows(text, start) } : {}) };
+}
+
+/** The number of rows (below the heading) in the table a row at `at` belongs to. */
+export function tableRows(text: string, at: number): number {
+  const lines = text.split('\n');
+  let offset = 0;
+  let i = 0;
+  for (; i < lines.length; i++) {
+    if (offset + lines[i]!.length >= at) break;
+    offset += lines[i]!.length + 1;
+  }
+  let first = i;
+  while (first > 0 && isTableRow(lines[first - 1]!)) first--;
+  let last = i;
+  while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
+  return last - first;
 }
 
 /** The heading row of the table a row at `at` belongs to: the first line of its run of lines with cells. */
@@ -153,7 +173,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
       quote: passage.quote,
       independent_of_subject: isIndependent(doc, subject),
       relevance: Math.round(passage.relevance * 1000) / 1000,
-      ...(passage.table_header ? { table_header: passage.table_header } : {}),
+      ...(passage.table_header ? { table_header: passage.table_header, table_rows: passage.table_rows ?? 0 } : {}),
     });
   }
   items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));

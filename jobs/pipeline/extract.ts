@@ -148,7 +148,7 @@ function attribute(text: string, isSubject: (t: string) => boolean, speakers: re
     para += 1;
     const label = /^\s*([\p{Lu}][\p{L}.'’-]*(?:\s+[\p{Lu}][\p{L}.'’-]*){0,4}):\s+/u.exec(line);
     const labelText = label?.[1] ?? '';
-    const isLabel = label !== null && (ROLE_LABELS.has(labelText.toLowerCase()) || speakers.some((s) => tokens(s).join(' ') === tokens(labelText).join(' ')) || isSubject(labelText) || nlp(labelText).has('^#ProperNoun+$'));
+    const isLabel = label !== null && (ROLE_LABELS.has(labelText.toLowerCase()) || speakers.some((s) => tokens(s).join(' ') === tokens(labelText).join(' ')) || isSubject(labelText) || nlp(labelText).has('^#ProperNoun+$') || /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}$/u.test(labelText));
     if (isLabel && label) {
       // In the subject's own transcript (an investor call, say) its people speak for it; interviewers do not.
       const otherSpeaker = speakers.some((sp) => !isSubject(sp) && containsSeq(tokens(labelText), tokens(sp)));

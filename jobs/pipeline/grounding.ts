@@ -55,7 +55,7 @@ export function namesIn(sentence: string): NameSpan[] {
  * ("About one household in thirty used a food bank"): a passage that names
  * nobody may bear on it too, but never one about someone else.
  */
-export type Actors = { names: string[][]; surnames: string[]; impersonal: boolean };
+export type Actors = { names: string[][]; surnames: string[]; impersonal: boolean; speaker?: string[][] };
 
 /** Token sequences of names, with a leading "the" and a title dropped ("Dr Ashcombe" → "ashcombe"). */
 function forms(names: readonly string[]): string[][] {
@@ -74,6 +74,13 @@ function containsSeq(hay: string[], needle: string[]): boolean {
 }
 
 export { affiliationsOf };
+
+/** Whether a sentence quotes the speaker: quotation marks and the speaker's name, surname or "said". */
+export function quotesSubject(sentence: string, actors: Actors): boolean {
+  if (!/["“”]/.test(sentence) || !actors.speaker) return false;
+  const t = words(sentence);
+  return actors.speaker.some((f) => containsSeq(t, f)) || actors.surnames.some((s) => t.includes(s));
+}
 
 export type SubjectLike = { name: string; kind: string; aliases: readonly string[]; description?: string | null };
 
@@ -104,7 +111,7 @@ export function claimActors(quote: string, speaker: SubjectLike): Actors {
     if (speaker.kind === 'person' && (plural || others.length === 0)) names.push(...forms(affiliationsOf(speaker.description)));
   }
   names.push(...forms(others.map((n) => n.text)));
-  return { names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0 };
+  return { names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0, speaker: ownForms };
 }
 
 export type About = 'actor' | 'other' | 'none';

@@ -90,7 +90,8 @@ export type ClaimTerms = {
  */
 export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'keywords' | 'figures' | 'speaker'>): ClaimTerms {
   const terms = new Map<string, number>();
-  const names = new Set([...claim.entities, claim.speaker].flatMap((e) => words(e)).map(stem));
+  // The speaker's name is shared by everything written about it; the others a claim names (a club, a centre) anchor a passage.
+  const names = new Set([claim.speaker].flatMap((e) => words(e)).map(stem));
   const add = (w: string, weight: number) => {
     if (!isContent(w)) return;
     const s = stem(w);

@@ -3,6 +3,7 @@ import type { EvidenceItem } from './evidence.ts';
 import { figuresJudge } from './judge-figures.ts';
 import { addDays, fragment, isAuthority, onTime, sentenceSpans } from './judge-text.ts';
 import { wordingJudge } from './judge-wording.ts';
+import { rankJudge } from './judge-rank.ts';
 import type { CandidateClaim } from './types.ts';
 import type { Actors } from './grounding.ts';
 import { isOutlook } from './classify.ts';
@@ -53,11 +54,14 @@ export type Finding = {
   basis: Array<{ item: UsableItem; sentence: string }>;
   /** Per basis entry, what the wording judge read in it; absent for the figures judge. */
   signals?: Array<'support' | 'against' | 'partial'>;
+  /** False when the claim is not of the judge's kind (the ranks judge on a claim with no place): it gives no opinion. */
+  applies?: boolean;
 };
 
 const JUDGES: ReadonlyArray<{ name: string; read: (input: JudgeInput) => Finding }> = [
   { name: 'figures', read: figuresJudge },
   { name: 'wording', read: wordingJudge },
+  { name: 'ranks', read: rankJudge },
 ];
 
 /** The fixed test a claim is judged by: an outlook (guidance that forecasts a figure) is judged as a forecast is. */
@@ -196,7 +200,7 @@ export function judgeClaim(published: CandidateClaim, evidence: readonly Evidenc
   // Kept early only when a judge finds it kept in full and no judge reads anything short of that.
   const read = [...findings.values()].map((f) => f.outcome);
   const keptEarly = claim.claim_type === 'promise' && read.includes('true') && read.every((o) => o === 'true' || o === 'unresolvable');
-  const opinions = JUDGES.map((j) => opinionOf(claim, j.name, findings.get(j.name) as Finding, due, today, keptEarly));
+  const opinions = JUDGES.filter((j) => findings.get(j.name)?.applies !== false).map((j) => opinionOf(claim, j.name, findings.get(j.name) as Finding, due, today, keptEarly));
   const { outcome, judges_disagree, adopted } = combine(opinions);
   const times = adopted.map((o) => o.on_time);
   const on_time = !isResolved(outcome) || outcome === 'false' ? null : times.includes(false) ? false : times.includes(true) ? true : null;

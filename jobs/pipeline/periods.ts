@@ -131,6 +131,13 @@ export function documentPeriod(title: string, text: string, published: string): 
       if (date > published) ends.add(date);
     }
   }
+  if (ends.size === 0 && /\b(?:this|the|the new|the coming|all)\s+season\b|\bseason\s+(?:preview|opener|ticket|review)/i.test(`${title}\n${text}`.replace(/\b(flu|holiday|tourist|festive|winter|summer|spring|autumn|breeding|hunting)\s+season/gi, ''))) {
+    // A season named by no year (a preview of "the season"): the one under way or about to start when it was
+    // published, read as a season that ends in May (methodology, "Due dates").
+    const y = Number(published.slice(0, 4));
+    const m = Number(published.slice(5, 7));
+    ends.add(endOf(m >= 6 ? y + 1 : y, 5));
+  }
   if (ends.size === 0) {
     for (const m of `${title}\n${text}`.matchAll(/\b(?:fiscal(?:\s+year)?|FY)\s*((?:19|20)\d\d)\s+(?:outlook|guidance|forecast)|\b(?:outlook|guidance)\s+for\s+(?:fiscal\s+)?((?:19|20)\d\d)\b/gi)) {
       const date = `${m[1] ?? m[2]}-12-31`;

@@ -180,6 +180,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       const nextWord = words(after).at(0) ?? '';
       if (bare && (MONTH.test(prevWord) || MONTH.test(nextWord))) continue; // a day of the month
       if (bare && /\bout of\s*$/i.test(before)) continue; // the scale of a score
+      if (bare && /\b(top|bottom)\s*$/i.test(before)) continue; // a band of places ("the top 4"), not a count
       if (bare && /^\s*(am|pm|a\.m|p\.m)\b/i.test(after)) continue; // a time of day
       if (bare && /\b(table|figure|chapter|section|page|q|h|no|number|registered charity)\s*$/i.test(before)) continue;
       // The base of a rate ("per 100,000 people") is part of the unit, not a figure.
