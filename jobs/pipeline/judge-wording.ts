@@ -122,7 +122,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
   const claimNegative = actions.negative || NEGATIVE_CLAIM.test(claim.quote.replace(BOUNDS, ' '));
   // Confirming a factual claim in words takes most of what it is about, not two words of it.
-  const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(2, Math.ceil(0.6 * nouns.size));
+  const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(Math.min(2, nouns.size), Math.ceil(0.6 * nouns.size));
   for (const u of uses) {
     if (!about(u.stem)) continue;
     // Failure words speak to a commitment or a forecast, whose deed the sentence names.
