@@ -93,7 +93,7 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
     scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors });
   }
   let best: Scored | undefined;
-  for (const x of scored) if (!best || x.score > best.score + 1e-9) best = x;
+  for (const x of scored) if (bears(x) && (!best || x.score > best.score + 1e-9)) best = x;
   if (!bears(best)) return null;
   const i = scored.indexOf(best);
   // A neighbour joins when it shares anchors of its own (641,200 customers beside a sentence on leakage).

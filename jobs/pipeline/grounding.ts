@@ -144,8 +144,9 @@ export function groundSentences(sentences: readonly string[], actors: Actors): b
   return sentences.map((s) => {
     const about = sentenceAbout(s, actors);
     if (isHeading(s)) section = about;
+    // Only a sentence that names someone changes whom "the company" or "it" refers back to.
+    if (about !== 'none') carried = about;
     const effective = about !== 'none' ? about : refersBack(s) ? carried : section;
-    if (effective !== 'none') carried = effective;
     return effective === 'actor' || (actors.impersonal && effective === 'none');
   });
 }
