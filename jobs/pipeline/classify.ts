@@ -38,6 +38,8 @@ export interface Cues {
   greeting: boolean;
   opinion: boolean;
   vague: boolean;
+  /** A possibility, not a claim: "we might look at", "it could open early", "may extend" (not the month). */
+  hedge: boolean;
   guidance: boolean;
   commitment: boolean;
   forecast: boolean;
@@ -68,7 +70,7 @@ const M = {
   // Hedged forecasts; matched on the Modal tag and checked in code, because "May 2025" is not "may".
   hedged: '#Modal #Adverb? not? .',
   greeting: ['^(hello|hi|welcome|thanks|thank|good morning|good afternoon|good evening|goodbye|congratulations)'],
-  opinion: ['(i|we) #Adverb? (think|believe|feel|hope|wish|love|like|hate)', 'in my (view|opinion)', 'it is (great|wonderful|terrible|a shame|disgraceful|amazing)'],
+  opinion: ['(i|we) #Adverb? (think|believe|feel|hope|wish|love|like|hate|reckon|suspect|doubt)', 'in my (view|opinion)', 'it is (great|wonderful|terrible|a shame|disgraceful|amazing)', '(i|we) (am|are|was|were|remain) #Adverb? (confident|proud|delighted|disappointed|sure|certain|convinced|optimistic|pessimistic|worried|concerned)', '^(frankly|honestly|personally|clearly|obviously)', '(deserve|deserves) (the|a|better)'],
   vague: ['(strive|striving|try|trying|best|excellence|world-class|proud|delighted|pleased|happy|thrilled|excited|passionate|hope|hopefully)'],
 };
 
@@ -126,7 +128,8 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
     question: sentence.trim().endsWith('?'),
     greeting: hasAny(doc, M.greeting),
     opinion: hasAny(doc, M.opinion),
-    vague: hasAny(doc, M.vague),
+    vague: hasAny(doc, M.vague) || /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b/i.test(sentence.trim()),
+    hedge: hedged(doc) && !/\bshould\b/i.test(sentence) && /\b(might|may|could)\b/i.test(sentence) && !/\b(could not|couldn't|may not|might not)\b/i.test(sentence),
     guidance: isGuidance(doc),
     commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),
     forecast: hasAny(doc, [...M.forecastVerb, ...M.likely, ...M.future]) || hedged(doc),

@@ -18,7 +18,7 @@ interface Unit { start: number; end: number; speaker: Speaker; how: How }
 
 const SPEECH_VERBS = new Set(['say', 'tell', 'add', 'announce', 'pledge', 'promise', 'predict', 'warn', 'claim', 'state', 'insist', 'argue', 'note', 'explain', 'write', 'vow', 'confirm', 'forecast', 'reply', 'answer', 'admit', 'acknowledge', 'urge', 'recommend', 'advise']);
 // Labels that open a transcript line without being anyone's name.
-const ROLE_LABELS = new Set(['q', 'a', 'question', 'answer', 'interviewer', 'host', 'moderator', 'chair', 'presenter', 'reporter']);
+const ROLE_LABELS = new Set(['q', 'a', 'question', 'answer', 'interviewer', 'host', 'moderator', 'chair', 'presenter', 'reporter', 'operator', 'caller', 'analyst', 'audience']);
 const QUOTE_MARKS = '"“”„';
 const STOPWORDS = new Set(['we', 'i', 'you', 'it', 'they', 'he', 'she', 'our', 'us', 'be', 'have', 'do', 'will', 'year', 'per', 'cent', 'percent']);
 
@@ -246,11 +246,26 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   if (tokens(sentence).length < 4 || (!doc.has('#Verb') && figures.length === 0)) return false;
   const cues = readCues(sentence, selfNames);
   if (cues.question || cues.greeting) return false;
+  // Not claims (methodology, "Claims"): a possibility ("we might look at", "it could open early"), an offer
+  // or instruction to customers ("customers can claim a refund"), an opinion or an aim with no figure to
+  // check ("I'm proud of how we executed in 2024"), and a line with no verb (a dateline, a heading).
+  if (cues.hedge || isOffer(sentence)) return false;
+  if ((cues.opinion || cues.vague) && figures.every((f) => f.unit === 'count' && /^(19|20)\d\d$/.test(f.text))) return false;
+  if (!doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
   const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
-  if ((cues.opinion || cues.vague) && figures.length === 0 && !dated) return false;
   const self = selfNames.map((n) => tokens(n).join(' '));
   const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))));
   return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance;
+}
+
+const ADDRESSEES = 'customers|investors|passengers|residents|tenants|patients|people|you|anyone|readers|supporters|listeners|members|households|parents|families|visitors|users|subscribers|fans|shoppers|clients|viewers|students|applicants|callers|motorists|drivers|riders|travellers|travelers';
+/** An offer or instruction to customers and the like: what they can do, where something is available, how to reach us. */
+export function isOffer(sentence: string): boolean {
+  const s = sentence.replace(/^[\s"“‘']+/, '');
+  return new RegExp(`^(?:(?:all|any|existing|new|eligible|affected|our)\\s+)?(?:${ADDRESSEES})\\b[^.;]*?\\b(?:can|may|are able to|will be able to|are welcome to|are invited to)\\b`, 'i').test(s)
+    || /\b(?:is|are)\s+(?:also\s+|still\s+|now\s+)?available\s+(?:to|from|at|on|for|in)\b/i.test(s)
+    || /\b(?:call|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
+    || /^you\s+can\b/i.test(s);
 }
 
 /**
