@@ -160,7 +160,9 @@ function isForecastVerb(doc: View): boolean {
 
 function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimType {
   if (isGuidance(doc)) return 'guidance';
-  if (hasAny(doc, M.pledge)) return 'promise';
+  // "We kept our promise of…": a report of a promise kept or broken is a statement of fact.
+  const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
+  if (hasAny(doc, M.pledge) && !pastPromise) return 'promise';
   const body = context.speaks_for_body === true;
   const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names));
   const predictWord = /\b(predict|predicts|predicted|prediction|tip|tipping|bet)\b/i.test(sentence);
@@ -186,6 +188,10 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     if (hasAny(doc, M.future)) return 'prediction';
   }
   if (hedged(doc)) return 'prediction';
+  // The present for the future ("The paywall goes live on the first of April"): a date after it was said makes it a commitment or forecast.
+  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
+    return context.speaks_for_body ? 'promise' : 'prediction';
+  }
   return 'factual';
 }
 

@@ -75,11 +75,25 @@ function containsSeq(hay: string[], needle: string[]): boolean {
 
 export { affiliationsOf };
 
-/** Whether a sentence quotes the speaker: quotation marks and the speaker's name, surname or "said". */
+const SPEECH = /\b(said|says|say|claimed|claims|claim|stated|states|reported|reports|wrote|writes|told|tells|insisted|insists|added|adds|announced|announces|promised|pledged|argued|argues|suggested|suggests|asserted|asserts)\b/i;
+
+/**
+ * Whether a sentence carries the speaker's own words: quotation marks with its
+ * name or surname, or its name (or "the article", "the statement") as the one
+ * who said, claimed or reported it. What a subject says is never evidence
+ * about it, whoever repeats it.
+ */
 export function quotesSubject(sentence: string, actors: Actors): boolean {
-  if (!/["“”]/.test(sentence) || !actors.speaker) return false;
+  if (!actors.speaker) return false;
   const t = words(sentence);
-  return actors.speaker.some((f) => containsSeq(t, f)) || actors.surnames.some((s) => t.includes(s));
+  const named = actors.speaker.some((f) => containsSeq(t, f)) || actors.surnames.some((s) => t.includes(s));
+  if (/["“”]/.test(sentence) && named) return true;
+  if (!SPEECH.test(sentence)) return false;
+  const lower = sentence.toLowerCase();
+  const speakerAt = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the report', 'the statement', 'the press release', 'the paper', 'the newspaper', 'the company', 'the post']
+    .map((n) => lower.indexOf(n)).filter((i) => i >= 0);
+  const speechAt = lower.search(SPEECH);
+  return speakerAt.some((i) => i < speechAt && speechAt - i < 60);
 }
 
 export type SubjectLike = { name: string; kind: string; aliases: readonly string[]; description?: string | null };

@@ -32,6 +32,8 @@ export function rankCondition(quote: string): Condition | null {
   if (/\b(win|wins|won)\s+(the\s+)?(league|title|championship|division|cup|race|competition|gold cup|\p{Lu})/u.test(quote.replace(/\b(win|wins|won)\b/gi, (w) => w.toLowerCase())) || /\b(finish|finishes|finished|end|ends|ended)\s+(top|first)\b|\b(be|become|are|were)\s+champions\b|\btop the (table|league)\b/.test(q)) {
     return { test: (p) => p === 1, text: 'first' };
   }
+  // A superlative among peers ("the longest waits of any hospital in the region") claims first place.
+  if (/\bthe\s+(?:\w+est|most|least|biggest|best|worst|highest|lowest|largest|fewest)\b[^.;]{0,60}\bof\s+any\b/.test(q)) return { test: (p) => p === 1, text: 'first' };
   if ((m = new RegExp(String.raw`\b(?:finish|finishes|finished|end|ends|ended|come|comes|came|be|was|were|is|are|rank|ranks|ranked)\s+(?:in\s+)?${NTH}(?:\s+place)?\b`).exec(q))) {
     const n = num(m[1]!)!;
     return { test: (p) => p === n, text: `${m[1]}` };
@@ -53,7 +55,7 @@ function placeOf(entity: string, sentence: string, header: string | undefined, r
   const lower = sentence.toLowerCase();
   for (let at = lower.indexOf(e); at >= 0; at = lower.indexOf(e, at + 1)) {
     const after = lower.slice(at + e.length, at + e.length + 60);
-    const m = new RegExp(String.raw`^\s+(?:(?:have|has|had)\s+)?(?:finished|finish|came|ended|ended up|were|was|are|is|placed)\s+(?:the\s+season\s+)?(?:in\s+)?${NTH}\b`).exec(after);
+    const m = new RegExp(String.raw`^\s+(?:(?:have|has|had)\s+)?(?:finished|finish|came|ended|ended up|were|was|are|is|placed|ranked|ranks|rank)\s+(?:the\s+season\s+)?(?:in\s+)?["“]?${NTH}\b`).exec(after);
     if (m) return { pos: num(m[1]!)!, size: null };
     if (/^\s+(?:are|were|became|have been|has been)\s+(?:crowned\s+)?champions\b|^\s+won\s+(?:the\s+)?(?:league|title|championship|cup|\p{Lu})/u.test(sentence.slice(at + e.length, at + e.length + 60))) return { pos: 1, size: null };
   }

@@ -23,6 +23,17 @@ const IRREGULAR: Record<string, string> = {
   paid: 'pay', took: 'take', taken: 'take', made: 'make', sold: 'sell', built: 'build', kept: 'keep', bought: 'buy', brought: 'bring',
   won: 'win', gave: 'give', given: 'give', began: 'begin', begun: 'begin', children: 'child', people: 'person', men: 'man', women: 'woman',
   went: 'go', gone: 'go', saw: 'see', seen: 'see', wrote: 'write', written: 'write', hid: 'hide', shut: 'shut', cut: 'cut',
+  // Common English derivations, so that "sells" meets "sale" and "daily" meets "day".
+  sale: 'sell', sales: 'sell', daily: 'day', weekly: 'week', monthly: 'month', annual: 'year', annually: 'year', yearly: 'year',
+  growth: 'grow', reduction: 'reduce', reductions: 'reduce', completion: 'complete', completions: 'complete', delivery: 'deliver', deliveries: 'deliver',
+  payment: 'pay', payments: 'pay', spending: 'spend', closure: 'close', closures: 'close', opening: 'open', openings: 'open', cancellation: 'cancel',
+  cancellations: 'cancel', cancelled: 'cancel', canceled: 'cancel', inspection: 'inspect', inspections: 'inspect', recruitment: 'recruit', employment: 'employ',
+  production: 'produce', distribution: 'distribute', attendance: 'attend', attendances: 'attend', renewal: 'renew', replacement: 'replace',
+  installation: 'install', installations: 'install', admission: 'admit', admissions: 'admit', emission: 'emit', emissions: 'emit', donation: 'donate',
+  donations: 'donate', investment: 'invest', enrolment: 'enrol', enrollment: 'enrol', enrolled: 'enrol', arrival: 'arrive', arrivals: 'arrive',
+  departure: 'depart', publication: 'publish', correction: 'correct', corrections: 'correct', subscription: 'subscribe', subscriptions: 'subscribe',
+  subscriber: 'subscribe', subscribers: 'subscribe', vaccination: 'vaccinate', vaccinations: 'vaccinate', vaccinated: 'vaccinate', prescription: 'prescribe',
+  punctual: 'punctuality', expenditure: 'spend', expenditures: 'spend', revenues: 'revenue', income: 'income', hires: 'hire', hiring: 'hire',
 };
 
 const hasVowel = (s: string) => /[aeiouy]/.test(s);

@@ -17,7 +17,7 @@ import type { Outcome } from '../../core/method/outcomes.ts';
 type Term = { text: string; normal: string; tags: string[]; post?: string };
 type Signal = 'support' | 'against' | 'partial';
 
-const DONE = new Set(['complete', 'finish', 'open', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm'].map(stem));
+const DONE = new Set(['complete', 'finish', 'open', 'reopen', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'fulfil', 'fulfill', 'honour', 'honor', 'ship', 'award', 'appoint', 'pay', 'freeze', 'keep', 'hold', 'stay', 'remain'].map(stem));
 const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
 const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));

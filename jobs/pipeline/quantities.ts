@@ -263,7 +263,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const head = nextWords.find((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w));
     const clauseEndRel = after.search(/[,;:)|]/);
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
-    const durationDefinition = unit === 'duration' && /\b(within|in|after|for|under|inside|over|than|of)\s*$/i.test(sentence.slice(clauseStart + 1, at));
+    // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
+    // says over what period or within what time a figure holds ("in the first six months", "within ten days").
+    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,20}$/i.test(sentence.slice(clauseStart + 1, at));
     const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * 0.9 : signed;
