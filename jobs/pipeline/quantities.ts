@@ -1,4 +1,5 @@
 import { contentStems, isContent, monthsIn, stem, words, yearsIn } from './judge-text.ts';
+import { namesIn } from './grounding.ts';
 
 // Figures as quantities (methodology, "Figures"): each number a sentence states,
 // with its unit converted to one base (money in whole currency units, pence and
@@ -158,7 +159,7 @@ type Raw = Reading & { end: number };
 export function readQuantities(sentence: string, header?: string): Reading[] {
   const out: Raw[] = [];
   // What a figure measures, in words: names are left out (every sentence about a body shares its name).
-  const capitalised = new Set((`${sentence} ${header ?? ''}`.match(/(?<=[\s(“"'])\p{Lu}[\p{L}'’-]+/gu) ?? []).map((w) => stem(w.toLowerCase())));
+  const capitalised = new Set(namesIn(sentence).filter((n) => !(n.initial && !n.text.includes(' '))).flatMap((n) => words(n.text)).map(stem));
   const context = new Set([...contentStems(`${sentence} ${header ?? ''}`)].filter((w) => !capitalised.has(w)));
   const headerPercent = header !== undefined && /%|per ?cent|percent|share|proportion|rate\b/i.test(header);
   const headerMoney = header !== undefined && /[£$€]/.test(header);
