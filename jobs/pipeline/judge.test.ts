@@ -206,18 +206,18 @@ describe('two judges and the combination rule', () => {
     expect(combine([op('figures', 'unresolvable'), op('wording', 'unresolvable')])).toMatchObject({ outcome: 'unresolvable', judges_disagree: false });
   });
 
-  it('resolved judges who differ disagree; the outcome nearer mixed wins, opposite sides give mixed', () => {
+  it('resolved judges who differ disagree; the outcome nearer mixed wins, opposite sides leave it unresolvable', () => {
     expect(combine([op('figures', 'true'), op('wording', 'mostly_true')])).toMatchObject({ outcome: 'mostly_true', judges_disagree: true });
     expect(combine([op('figures', 'false'), op('wording', 'mixed')])).toMatchObject({ outcome: 'mixed', judges_disagree: true });
-    expect(combine([op('figures', 'true'), op('wording', 'false')])).toMatchObject({ outcome: 'mixed', judges_disagree: true });
-    expect(combine([op('figures', 'mostly_true'), op('wording', 'mostly_false')])).toMatchObject({ outcome: 'mixed', judges_disagree: true });
+    expect(combine([op('figures', 'true'), op('wording', 'false')])).toMatchObject({ outcome: 'unresolvable', judges_disagree: true });
+    expect(combine([op('figures', 'mostly_true'), op('wording', 'mostly_false')])).toMatchObject({ outcome: 'unresolvable', judges_disagree: true });
   });
 
-  it('end to end: figures that hold, worded as misleading, are mixed with the judges disagreeing', () => {
+  it('end to end: figures that hold, worded as misleading, leave it unresolvable with the judges disagreeing', () => {
     const v = judgeClaim(LOAVES, [ev(GAZETTE, '2024-05-01', 'Inspectors called the statement that Orrin Foods baked 18,000 loaves a day in 2023 misleading.')], '2025-01-01');
     expect(v.opinions.map((o) => [o.judge, o.outcome])).toEqual([['figures', 'true'], ['wording', 'false']]);
-    expect(v).toMatchObject({ outcome: 'mixed', judges_disagree: true });
-    expect(v.rationale).toMatch(/The judges disagree \(figures: true, wording: false\)/);
+    expect(v).toMatchObject({ outcome: 'unresolvable', judges_disagree: true });
+    expect(v.rationale).toMatch(/The judges disagree \(figures: true, wording: false\); they read it on opposite sides, so the evidence does not settle it/);
   });
 
   it('property: the rule is symmetric, flags exactly the resolved differences, and never strays further from mixed', () => {
@@ -229,8 +229,10 @@ describe('two judges and the combination rule', () => {
         expect(ab.outcome).toBe(ba.outcome);
         expect(ab.judges_disagree).toBe(isResolved(a) && isResolved(b) && a !== b);
         if (isResolved(a) && isResolved(b)) {
-          const far = (o: Outcome) => Math.abs(RESOLVED_OUTCOMES.indexOf(o as (typeof RESOLVED_OUTCOMES)[number]) - 2);
-          expect(far(ab.outcome)).toBeLessThanOrEqual(Math.min(far(a), far(b)));
+          const pos = (o: Outcome) => RESOLVED_OUTCOMES.indexOf(o as (typeof RESOLVED_OUTCOMES)[number]) - 2;
+          const opposite = pos(a) * pos(b) < 0;
+          if (opposite) expect(ab.outcome).toBe('unresolvable');
+          else expect(Math.abs(pos(ab.outcome))).toBeLessThanOrEqual(Math.min(Math.abs(pos(a)), Math.abs(pos(b))));
         }
       }),
     );

@@ -33,7 +33,8 @@ import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } fro
 // some judges resolve it, or all that do agree, that outcome stands. If two
 // resolved judges differ, judges_disagree is true and the outcome is the one
 // nearer to `mixed` on the scale true…false (the more cautious reading); judges
-// on opposite sides at the same distance give `mixed`. Counting an abstention as
+// on opposite sides (one reads it held, another failed) contradict each other,
+// and the claim is `unresolvable`: a wrong verdict costs more than an open one. Counting an abstention as
 // disagreement would mark nearly every figure claim (the wording judge cannot
 // weigh 641,200 against 640,000) and halve its weight for no reason a reader
 // could see.
@@ -125,6 +126,10 @@ export function combine(opinions: readonly JudgeOpinion[]): { outcome: Outcome; 
   }
   const outcomes = [...new Set(resolved.map((o) => o.outcome))];
   if (outcomes.length === 1) return { outcome: outcomes[0] as ResolvedOutcome, judges_disagree: false, adopted: resolved };
+  // Judges on opposite sides (one reads it held, the other failed) contradict each other: the evidence
+  // does not settle the claim, and a wrong verdict costs more than an open one.
+  const side = (o: ResolvedOutcome) => Math.sign(RESOLVED_OUTCOMES.indexOf(o) - 2);
+  if (outcomes.some((o) => side(o) < 0) && outcomes.some((o) => side(o) > 0)) return { outcome: 'unresolvable', judges_disagree: true, adopted: [] };
   const nearest = Math.min(...outcomes.map(distanceFromMixed));
   const closest = outcomes.filter((o) => distanceFromMixed(o) === nearest);
   const outcome: ResolvedOutcome = closest.length === 1 ? (closest[0] as ResolvedOutcome) : 'mixed';
@@ -171,7 +176,10 @@ function rationale(claim: CandidateClaim, verdict: Omit<Verdict, 'rationale'>, a
   parts.push(testSummary(claim));
   for (const o of verdict.opinions) parts.push(`The ${o.judge} judge found ${o.outcome}: ${o.reason}`);
   if (verdict.judges_disagree) {
-    parts.push(`The judges disagree (${verdict.opinions.map((o) => `${o.judge}: ${o.outcome}`).join(', ')}); the outcome is the one nearer to mixed, ${verdict.outcome}.`);
+    const list = verdict.opinions.map((o) => `${o.judge}: ${o.outcome}`).join(', ');
+    parts.push(verdict.outcome === 'unresolvable'
+      ? `The judges disagree (${list}); they read it on opposite sides, so the evidence does not settle it.`
+      : `The judges disagree (${list}); the outcome is the one nearer to mixed, ${verdict.outcome}.`);
   }
   if (verdict.outcome === 'pending') {
     parts.push(`It is not yet due: it falls due on ${due} and today is ${today}; no independent source so far shows it ${claim.claim_type === 'promise' ? 'already kept in full' : 'settled'}${claim.claim_type === 'prediction' ? `, and sources published up to ${window.to} will count` : ''}.`);
