@@ -96,6 +96,8 @@ export function quotesSubject(sentence: string, actors: Actors): boolean {
   return speakerAt.some((i) => i < speechAt && speechAt - i < 60);
 }
 
+const FRAME = /^\s*(?:and\s+|but\s+|so\s+)?(?:(?:i|we)(?:'d| would| can| do)?\s+(?:confidently\s+|firmly\s+|fully\s+|still\s+)?(?:predict|expect|forecast|think|believe|reckon|suspect|estimate|anticipate|project|guarantee|bet|tip)s?\s+(?:that\s+)?|(?:our|my)\s+(?:central\s+|main\s+|latest\s+)?(?:forecast|prediction|expectation|estimate|projection|view|tip)\s+is\s+(?:that\s+)?|i'?m\s+(?:telling\s+you|confident|sure|certain)\s+(?:that\s+)?)/i;
+
 export type SubjectLike = { name: string; kind: string; aliases: readonly string[]; description?: string | null };
 
 /**
@@ -116,8 +118,10 @@ export function claimActors(quote: string, speaker: SubjectLike): Actors {
     const t = words(n.text);
     return !ownForms.some((f) => containsSeq(t, f) || containsSeq(f, t)) && !surnames.some((s) => t.includes(s));
   });
-  const firstPerson = /\b(we|our|ours|us|i|my|me|i'm|i've|i'd|we're|we've|we'll|i'll)\b/i.test(quote);
-  const plural = /\b(we|our|ours|us|we're|we've|we'll)\b/i.test(quote);
+  // What is claimed, less the frame that only says who claims it ("I predict that…", "Our central forecast is that…").
+  const content = quote.replace(FRAME, '');
+  const firstPerson = /\b(we|our|ours|us|i|my|me|i'm|i've|i'd|we're|we've|we'll|i'll)\b/i.test(content);
+  const plural = /\b(we|our|ours|us|we're|we've|we'll)\b/i.test(content);
   const namesSpeaker = named.length > others.length;
   const names: string[][] = [];
   if (firstPerson || namesSpeaker || others.length === 0) {

@@ -30,16 +30,19 @@ function splitYear(a: string, b: string): number | null {
  * 2025 it is the winter under way, ending February 2025.
  */
 function seasonEnd(season: string, which: 'this' | 'next' | number, ref: string): string {
+  const startMonth: Record<string, number> = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 };
+  const sm = startMonth[season] ?? 1;
+  // A season's start and end by the year it starts in (winter runs December to February).
+  const span = (y: number) => ({ start: `${y}-${pad(sm)}-01`, end: sm === 12 ? endOf(y + 1, 2) : endOf(y, sm + 2) });
+  if (typeof which === 'number') return season === 'winter' ? endOf(which + 1, 2) : span(which).end;
   const y = Number(ref.slice(0, 4));
-  const m = Number(ref.slice(5, 7));
-  const endMonth: Record<string, number> = { spring: 5, summer: 8, autumn: 11, fall: 11, winter: 2 };
-  const em = endMonth[season] ?? 12;
-  if (typeof which === 'number') return season === 'winter' ? endOf(which + 1, 2) : endOf(which, em);
-  let year: number;
-  if (season === 'winter') year = m <= 2 ? y : y + 1;
-  else year = m <= em ? y : y + 1;
-  if (which === 'next') year += 1;
-  return endOf(year, em);
+  // "this winter": the one under way, else the next to start; "next winter": the next to start.
+  for (const year of [y - 1, y, y + 1, y + 2]) {
+    const sp = span(year);
+    if (which === 'this' && sp.start <= ref && ref <= sp.end) return sp.end;
+    if (sp.start > ref) return sp.end;
+  }
+  return span(y + 1).end;
 }
 
 export function periodsIn(sentence: string, ref: string): Period[] {
