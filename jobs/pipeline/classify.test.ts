@@ -133,7 +133,7 @@ describe('named periods (periods.ts)', () => {
     ['We will open 150 warm hubs this winter.', '2025-01-10', '2025-02-28'],
     ['Flu admissions will peak next winter.', '2024-10-01', '2025-02-28'],
     ['Flu admissions will peak next winter.', '2025-01-10', '2026-02-28'],
-    ['Heat deaths will rise next summer.', '2025-05-20', '2025-08-31',
+    ['Heat deaths will rise next summer.', '2025-05-20', '2025-08-31'],
     ['Revenue will grow in Q3 2025.', '2025-02-01', '2025-09-30'],
     ['Margins will improve in the second half of 2025.', '2025-02-01', '2025-12-31'],
     ['Both will be in the bottom three come May.', '2024-08-10', '2025-05-31'],
