@@ -63,7 +63,7 @@ const M = {
   pledge: ['(we|i|our|my) #Adverb? (can|will|do|would)? #Adverb? (pledge|pledged|promise|promised|vow|vowed|commit|committed|guarantee|guaranteed|undertake|undertook) (to|that|you|customers|passengers|supporters|readers|patients|tenants|residents|everyone|people)?', '(we|i) (are|am|remain|were|was) #Adverb? (committed|determined) to', '(our|my) #Adjective? (pledge|promise|commitment|target|goal|aim|plan) (is|was)? to'],
   firstFuture: '(we|i) #Adverb? (will|shall) not? #Adverb? #Verb',
   firstPlan: ['(we|i) (are|am|remain) #Adverb? (going|on track|set|planning|due) to', '(we|i) #Adverb? (aim|plan|intend) to'],
-  forecastVerb: ['(expect|expects|expected|forecast|forecasts|predict|predicts|predicted|anticipate|anticipates|anticipated|foresee|foresees|projected)'],
+  forecastVerb: ['(expect|expects|expected|forecast|forecasts|predict|predicts|predicted|anticipate|anticipates|anticipated|foresee|foresees|projected|fancy|reckon|reckons|tip|tips|backing)'],
   likely: ['(likely|unlikely|probably|poised|bound|set|on course|on track|due) to'],
   // "will" may be followed by a word compromise-dates re-tags ("will fall" as autumn), so accept any term.
   future: ['(will|shall) #Adverb? not? #Adverb? .'],

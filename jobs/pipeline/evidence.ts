@@ -84,8 +84,10 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   for (const [k, s] of spans.entries()) {
     const sentence = text.slice(s.start, s.end);
     if (grounded && !grounded[k]) continue;
-    // The subject's own words quoted in someone else's article ("Rourke was blunt: '…'") are not evidence about it.
+    // The subject's own words quoted in someone else's article ("Rourke was blunt: '…'") are not evidence about it,
+    // nor is anyone's unchecked statement: a turn in a transcript, a quotation, a first-person forecast.
     if (actors && quotesSubject(sentence, actors)) continue;
+    if (isStatement(text, s.start, sentence)) continue;
     if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
     // A table row is read with its column headings, which say what its cells measure.
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
@@ -123,6 +125,15 @@ export function tableRows(text: string, at: number): number {
   let last = i;
   while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
   return last - first;
+}
+
+const SPEECH_VERB = /\b(said|says|told|added|insisted|argued|claimed|predicted|promised|warned|reckons?|thinks?|believes?)\b/i;
+/** Someone's statement rather than a finding: a transcript turn ("Name: …"), a quotation with its speaker, a first-person forecast or view. */
+export function isStatement(text: string, at: number, sentence: string): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  if (/^\s*\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}:\s/u.test(text.slice(lineStart, lineStart + 60)) && !isTableRow(sentence)) return true;
+  if (/["“”]/.test(sentence) && SPEECH_VERB.test(sentence)) return true;
+  return /\b(?:i|we)\s+(?:(?:would|'d|do)\s+)?(?:predict|expect|reckon|think|believe|fancy|tip|forecast|guarantee|promise)\b/i.test(sentence);
 }
 
 /** The heading row of the table a row at `at` belongs to: the first line of its run of lines with cells. */
@@ -164,8 +175,12 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
     // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
     const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
     const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));
-    const passage = bestPassage(ct, doc.text, own, actors, doc.title);
-    if (!passage) continue;
+    // Up to two passages a document: a table gives one row for each of two clubs, a report two findings.
+    const skip = [...own];
+    for (let k = 0; k < 2; k++) {
+    const passage = bestPassage(ct, doc.text, skip, actors, doc.title);
+    if (!passage) break;
+    skip.push(passage.quote);
     items.push({
       url: doc.url,
       publisher: doc.publisher,
@@ -175,6 +190,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
       relevance: Math.round(passage.relevance * 1000) / 1000,
       ...(passage.table_header ? { table_header: passage.table_header, table_rows: passage.table_rows ?? 0 } : {}),
     });
+    }
   }
   items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return items.slice(0, limit);

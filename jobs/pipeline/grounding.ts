@@ -19,6 +19,7 @@ const NOT_NAMES = new Set([
   'we', 'our', 'i', 'he', 'she', 'his', 'her', 'you', 'your', 'my', 'if', 'when', 'while', 'after', 'before', 'since', 'during', 'under', 'over', 'all', 'every', 'each', 'some', 'most', 'no', 'not',
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'q', 'mr', 'mrs', 'ms', 'dr',
+  "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "it's", "that's", "there's", "here's", "let's", "don't", "can't", "won't",
 ]);
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
 const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;
@@ -194,6 +195,7 @@ export function figureBelongsToOther(sentence: string, at: number, actors: Actor
   const before = sentence.slice(0, at);
   const clauseStart = Math.max(before.lastIndexOf(';'), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i), before.lastIndexOf('. '));
   const names = namesIn(sentence).filter((n) => n.end <= at && n.start >= clauseStart && !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
-  const nearest = names.at(-1);
-  return nearest !== undefined && !isActorName(nearest.text, actors);
+  // The clause's first name is who it is about ("Brindmoor United's Tomas Varga won the Golden Boot with 19 goals").
+  const owner = names[0];
+  return owner !== undefined && !isActorName(owner.text, actors);
 }

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
+import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge.ts';
 import type { Outcome } from '../../core/method/outcomes.ts';
@@ -187,6 +188,8 @@ function directionOf(sentence: string, nouns: readonly string[]): 1 | -1 | 0 {
 
 /** The wording judge. */
 export function wordingJudge(input: JudgeInput): Finding {
+  // A claim about a place in a ranking is the ranks judge's to read: "won" in a sentence about another prize says nothing of it.
+  if (rankCondition(input.claim.quote)) return { outcome: 'unresolvable', reason: 'A claim about a place is read by the ranks judge.', basis: [], applies: false };
   const ct = claimTerms(input.claim);
   const reads = input.items.flatMap((item) => item.sentences.flatMap((s) => readSentence(input, ct, item, s)));
   const has = (s: Signal) => reads.some((r) => r.signal === s);
