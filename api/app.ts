@@ -4,7 +4,8 @@ import { ChangeFeed } from '../core/db/change-feed.ts';
 import { REPORTS_CHANNEL, SUBJECTS_CHANNEL, StoredReports, rememberingKnowledge } from '../core/reports/stored.ts';
 import type { AppContext, RouteContext } from './context.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { errorsPlugin } from './plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin } from './plugins/errors.ts';
+import { logSerializers } from './logging.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { createLimiter, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -47,9 +48,22 @@ export function allRoutes(ctx: RouteContext): AnyRoute[] {
  * and closes it.
  */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const { requestTimeoutMs, headersTimeoutMs } = ctx.config;
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    // Errors are logged without their stacks, whoever logs them (api/logging.ts).
+    ...(opts.logger ? { loggerInstance: opts.logger.child({}, { serializers: logSerializers }) } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // A request must arrive whole in time: a body or headers that never end
+    // would otherwise hold a connection (and a key's slot) for ever. Node checks
+    // at connectionsCheckingInterval, so a late request is cut off within a
+    // second of its limit (sooner for limits under 4 s); it gets a 408 problem.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    },
+    clientErrorHandler,
     trustProxy: ctx.config.trustProxy,
     // Request ids for log lines and 500 answers; never derived from the client.
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,

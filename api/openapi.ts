@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../core/config.ts';
 import { ProblemSchema, ValidationErrorSchema } from '../core/schemas/common.ts';
 import { MAX_PAGE_SIZE } from '../core/schemas/common.ts';
+import { MAX_JSON_DEPTH } from './json-depth.ts';
 import type { AnyRoute } from './route.ts';
 
 /**
@@ -48,9 +49,15 @@ function responsesOf(route: AnyRoute, config: Config): ZodOpenApiResponsesObject
       headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } }, ...rateHeaders },
     };
   }
-  if (route.body) out['413'] = problem(`The body is over ${config.bodyLimitBytes} bytes. Send less text, or split it.`);
+  if (route.body) {
+    out['408'] = problem(`The request did not arrive whole within ${config.requestTimeoutMs} ms (its headers within ${config.headersTimeoutMs} ms); the connection is closed.`);
+    out['413'] = problem(`The body is over ${config.bodyLimitBytes} bytes. Send less text, or split it.`);
+  }
   if (route.body || route.query || route.params) {
-    out['422'] = { description: 'The body or parameters failed validation (also malformed JSON and a wrong Content-Type).', content: { 'application/json': { schema: ValidationErrorSchema } } };
+    out['422'] = {
+      description: `The body or parameters failed validation (also malformed JSON, JSON nested deeper than ${MAX_JSON_DEPTH} levels, and a wrong Content-Type).`,
+      content: { 'application/json': { schema: ValidationErrorSchema } },
+    };
   }
   out['503'] = problem(
     route.startsJobs
@@ -91,9 +98,10 @@ export function buildOpenApi(routes: AnyRoute[], config: Config): Record<string,
         '',
         'Authentication: every path under /v1 and /mcp needs `Authorization: Bearer <key>`. Public: /health, /openapi.json and /developers/openapi.json.',
         `Limits: ${config.rateLimitPerMinute} requests a minute per key; ${config.dailyJobLimit} report and check jobs a day per key (UTC days); request bodies up to ${config.bodyLimitBytes} bytes; a daily spending ceiling of ${config.dailySpendLimitUsd} USD past which new jobs get 503.`,
+        `Requests: a JSON body may nest objects and arrays at most ${MAX_JSON_DEPTH} levels deep (the body itself is level 1); a deeper one gets 422 \`json_invalid\` with \`ctx.max_depth\` before it is parsed. A request must arrive whole within ${config.requestTimeoutMs} ms and its headers within ${config.headersTimeoutMs} ms; past either it gets a 408 problem and the connection is closed.`,
         `Paging: lists take \`page\` (from 1) and \`page_size\` (1 to ${MAX_PAGE_SIZE}, default 50) and answer with a \`paging\` object {page, page_size, total, total_pages}.`,
         'Text: NUL characters are removed, and lone UTF-16 surrogates replaced by U+FFFD, in every string of a request before it is validated.',
-        'Errors: 422 carries the validation body {detail: [{loc, msg, type, input?, ctx?}]}; every other error is an RFC 9457 problem (application/problem+json).',
+        'Errors: 422 carries the validation body {detail: [{loc, msg, type, input?, ctx?}]}; `input` is the value as sent when short, else cut at 200 characters (an object or array as its JSON text, cut, ending in `…`). Every other error is an RFC 9457 problem (application/problem+json).',
         'Review: every score and verdict is `machine-generated, unreviewed` until a person reviews it; show that label with it.',
       ].join('\n'),
     },

@@ -34,11 +34,61 @@ const TYPE_NAMES: Record<string, [string, string]> = {
 };
 
 // Inputs echoed back are cut short: a 50,000-character text need not come back whole.
-function clip(input: unknown): unknown {
-  if (typeof input === 'string' && input.length > 200) return `${input.slice(0, 200)}…`;
-  if (Array.isArray(input) && input.length > 20) return `[array of ${input.length} items]`;
-  if (input && typeof input === 'object' && !Array.isArray(input)) return '[object]';
-  return input;
+const INPUT_MAX_CHARS = 200;
+
+/**
+ * The `input` of a 422 item: the value as sent when its JSON is short; else a
+ * string, its JSON text cut at INPUT_MAX_CHARS and ending in `…`. Built within
+ * that budget, so neither a long array nor deep nesting costs more than the
+ * budget to echo (the rendering recurses at most once per character written).
+ */
+export function clip(input: unknown): unknown {
+  if (typeof input === 'string') return input.length > INPUT_MAX_CHARS ? `${input.slice(0, INPUT_MAX_CHARS)}…` : input;
+  if (input === null || typeof input !== 'object') return input;
+  const { text, complete } = renderJson(input, INPUT_MAX_CHARS);
+  return complete ? JSON.parse(text) : `${text}…`;
+}
+
+/** JSON.stringify's output, stopped after `max` characters. */
+function renderJson(value: unknown, max: number): { text: string; complete: boolean } {
+  let text = '';
+  let complete = true;
+  const emit = (s: string): boolean => {
+    if (text.length + s.length <= max) {
+      text += s;
+      return true;
+    }
+    text += s.slice(0, max - text.length);
+    complete = false;
+    return false;
+  };
+  // A long string is cut before it is quoted: one character past the budget still says it was cut.
+  const quote = (s: string) => JSON.stringify(s.length > max ? s.slice(0, max + 1) : s);
+  const skipped = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+  const walk = (v: unknown): boolean => {
+    if (typeof v === 'string') return emit(quote(v));
+    if (typeof v === 'number') return emit(Number.isFinite(v) ? String(v) : 'null');
+    if (typeof v === 'boolean') return emit(String(v));
+    if (typeof v === 'bigint') return emit(quote(String(v)));
+    if (v === null || skipped(v)) return emit('null');
+    if (Array.isArray(v)) {
+      if (!emit('[')) return false;
+      for (let i = 0; i < v.length; i++) if ((i > 0 && !emit(',')) || !walk(v[i])) return false;
+      return emit(']');
+    }
+    if (!emit('{')) return false;
+    let first = true;
+    for (const k in v as Record<string, unknown>) {
+      if (!Object.hasOwn(v as object, k)) continue;
+      const member = (v as Record<string, unknown>)[k];
+      if (skipped(member)) continue;
+      if ((!first && !emit(',')) || !emit(`${quote(k)}:`) || !walk(member)) return false;
+      first = false;
+    }
+    return emit('}');
+  };
+  walk(value);
+  return { text, complete };
 }
 
 function quoteList(values: readonly unknown[]): string {

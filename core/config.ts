@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ModelPrice } from './providers/model/prices.ts';
+import { defaultPriceWarning, modelPrices, priceVariablesProblem } from './config/model-prices.ts';
 
 /**
  * The one reader of the environment. Every setting the service has is here,
@@ -45,6 +47,9 @@ const EnvSchema = z.object({
   DAILY_SPEND_LIMIT_USD: z.coerce.number().min(0).max(1_000_000).default(10),
   BODY_LIMIT_BYTES: intFrom(262_144, 1024, 50 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 100, 600_000),
+  // A request must arrive whole within these (a body or headers that never end hold a connection).
+  REQUEST_TIMEOUT_MS: intFrom(30_000, 100, 600_000),
+  HEADERS_TIMEOUT_MS: intFrom(10_000, 100, 600_000),
   DB_POOL_MAX: intFrom(10, 1, 200),
   TRUST_PROXY: bool(false),
   LOAD_SAMPLE_PACK: bool(true),
@@ -73,6 +78,8 @@ const EnvSchema = z.object({
   MODEL_JUDGE_NAME: z.preprocess(emptyToUndefined, z.string().optional()),
   MODEL_PRICE_INPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
   MODEL_PRICE_OUTPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
+  MODEL_JUDGE_PRICE_INPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
+  MODEL_JUDGE_PRICE_OUTPUT_PER_MTOK: z.preprocess(emptyToUndefined, z.coerce.number().min(0).max(10_000).optional()),
   MODEL_TIMEOUT_MS: intFrom(60_000, 100, 600_000),
   MODEL_MAX_RETRIES: intFrom(3, 0, 10),
   MODEL_CONCURRENCY: intFrom(4, 1, 256),
@@ -103,6 +110,10 @@ export type Config = Readonly<{
   dailySpendLimitUsd: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** Time allowed to receive a whole request, headers and body; past it the connection gets 408 and is closed. */
+  requestTimeoutMs: number;
+  /** Time allowed to receive a request's headers; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
   dbPoolMax: number;
   trustProxy: boolean;
   loadSamplePack: boolean;
@@ -123,6 +134,12 @@ export type Config = Readonly<{
   siteExportKeepDays: number;
   /** Hosted providers; see README, "Hosted providers". */
   providers: ProviderConfig;
+  /**
+   * Settings that work but deserve a look, one line each (a model priced at the
+   * default). The service logs them once at start (scripts/start.ts); loadConfig
+   * itself stays silent, since scripts and tests call it many times.
+   */
+  warnings: readonly string[];
 }>;
 
 export type ProviderConfig = Readonly<{
@@ -134,9 +151,10 @@ export type ProviderConfig = Readonly<{
     name: string | undefined;
     /** The second judge's model; the first judge's model when unset (then the judges differ by prompt). */
     judgeName: string | undefined;
-    /** US dollars per million tokens. */
-    priceInputPerMTok: number;
-    priceOutputPerMTok: number;
+    /** The price in force for `name` (core/providers/model/prices.ts); null without a model. */
+    price: ModelPrice | null;
+    /** The price in force for `judgeName`; null when there is no second judge model. */
+    judgePrice: ModelPrice | null;
     timeoutMs: number;
     maxRetries: number;
     concurrency: number;
@@ -170,7 +188,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Separate api and worker processes must meet in one database they do not own.
     throw new ConfigError(`invalid configuration: ROLE=${e.ROLE} needs DATABASE_URL (an external PostgreSQL shared by all processes)`);
   }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    // Node's HTTP server refuses the combination: the headers are part of the request.
+    throw new ConfigError(`invalid configuration: HEADERS_TIMEOUT_MS (${e.HEADERS_TIMEOUT_MS}) must not exceed REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
+  }
   const providers = providerConfig(e);
+  const priceWarning = defaultPriceWarning(providers.model);
   return Object.freeze({
     host: e.HOST,
     port: e.PORT,
@@ -186,6 +209,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dailySpendLimitUsd: e.DAILY_SPEND_LIMIT_USD,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     dbPoolMax: e.DB_POOL_MAX,
     trustProxy: e.TRUST_PROXY,
     loadSamplePack: e.LOAD_SAMPLE_PACK,
@@ -199,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteExportCron: e.SITE_EXPORT_CRON.trim(),
     siteExportKeepDays: e.SITE_EXPORT_KEEP_DAYS,
     providers,
+    warnings: Object.freeze(priceWarning ? [priceWarning] : []),
   });
 }
 
@@ -215,10 +241,11 @@ function providerConfig(e: z.infer<typeof EnvSchema>): ProviderConfig {
     if (!e.MODEL_API_KEY && (m === 'anthropic' || !e.MODEL_BASE_URL)) {
       fail(`MODEL_PROVIDER=${m} needs MODEL_API_KEY${m === 'openai' ? ' (or MODEL_BASE_URL for a local server that needs none)' : ''}`);
     }
-    if (e.MODEL_PRICE_INPUT_PER_MTOK === undefined) fail(`MODEL_PROVIDER=${m} needs MODEL_PRICE_INPUT_PER_MTOK (0 for a free local model) so spend can be counted`);
-    if (e.MODEL_PRICE_OUTPUT_PER_MTOK === undefined) fail(`MODEL_PROVIDER=${m} needs MODEL_PRICE_OUTPUT_PER_MTOK (0 for a free local model) so spend can be counted`);
+    // No price is required: unset, it comes from the table, a local server or the default.
+    const priceProblem = priceVariablesProblem(e);
+    if (priceProblem) fail(priceProblem);
   } else {
-    for (const v of ['MODEL_BASE_URL', 'MODEL_API_KEY', 'MODEL_NAME', 'MODEL_JUDGE_NAME'] as const) {
+    for (const v of ['MODEL_BASE_URL', 'MODEL_API_KEY', 'MODEL_NAME', 'MODEL_JUDGE_NAME', 'MODEL_JUDGE_PRICE_INPUT_PER_MTOK', 'MODEL_JUDGE_PRICE_OUTPUT_PER_MTOK'] as const) {
       if (e[v] !== undefined) fail(`${v} is set but MODEL_PROVIDER is none; set MODEL_PROVIDER=openai or anthropic, or unset ${v}`);
     }
   }
@@ -238,8 +265,7 @@ function providerConfig(e: z.infer<typeof EnvSchema>): ProviderConfig {
       apiKey: e.MODEL_API_KEY,
       name: e.MODEL_NAME,
       judgeName: e.MODEL_JUDGE_NAME,
-      priceInputPerMTok: e.MODEL_PRICE_INPUT_PER_MTOK ?? 0,
-      priceOutputPerMTok: e.MODEL_PRICE_OUTPUT_PER_MTOK ?? 0,
+      ...modelPrices(e),
       timeoutMs: e.MODEL_TIMEOUT_MS,
       maxRetries: e.MODEL_MAX_RETRIES,
       concurrency: e.MODEL_CONCURRENCY,

@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     throw err;
   }
   const log = createLogger(config.logLevel);
+  // Once per process, here and nowhere else: loadConfig is called by scripts and tests too.
+  for (const warning of config.warnings) log.warn(warning);
   const db = await openDatabase(config, { log: (line) => log.debug({ postgres: line.trim() }) });
   let boss: Awaited<ReturnType<typeof startBoss>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;

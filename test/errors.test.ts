@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
+import { bearer } from './helpers/app.ts';
+import { STACK_IN_LOG, startLoggedTestApp } from './helpers/logged-app.ts';
 
-let t: TestApp;
+let t: Awaited<ReturnType<typeof startLoggedTestApp>>;
 let headers: Record<string, string>;
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' }, 'errors');
+  // The app logs as the service does (every level), so that the last test can read the log.
+  t = await startLoggedTestApp({ RATE_LIMIT_PER_MINUTE: '100000' }, 'errors');
   headers = bearer(await t.key('errors'));
 });
 afterAll(() => t.close());
@@ -172,6 +174,92 @@ describe('422 validation body', () => {
   });
 });
 
+/** Every POST operation of the OpenAPI document, ids filled with ones that do not exist. */
+async function postRoutes(): Promise<string[]> {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(doc.paths).filter(([, ops]) => 'post' in ops).map(([p]) => p.replace(/\{[^}]+\}/g, 'x_missing'));
+}
+
+describe('deeply nested JSON', () => {
+  const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  const objects = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+  it.each([
+    ['10,000 nested arrays', arrays(10_000)],
+    ['10,000 nested objects', objects(10_000)],
+    ['200,000 unclosed brackets', '['.repeat(200_000)],
+    ['nesting inside a valid field', `{"name":"A","urls":${arrays(5_000)}}`],
+  ])('%s, on every POST route, get the 422 body naming the limit', async (_label, payload) => {
+    const routes = await postRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(5);
+    for (const url of routes) {
+      const res = await post(url, payload);
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(422);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      const [item] = expectValidationBody(res.json());
+      expect(item).toMatchObject({ loc: ['body'], type: 'json_invalid', ctx: { max_depth: 64 } });
+      expect(item!.msg).toMatch(/64/);
+      expect(res.body.length).toBeLessThan(1000);
+    }
+  });
+
+  it('64 levels are read; 65 are refused', async () => {
+    const at = await post('/v1/reports', objects(64));
+    expect(at.statusCode).toBe(422);
+    expect(expectValidationBody(at.json())[0]!.type).not.toBe('json_invalid');
+    const past = await post('/v1/reports', objects(65));
+    expect(expectValidationBody(past.json())[0]).toMatchObject({ type: 'json_invalid', ctx: { max_depth: 64 } });
+    const mixed = await post('/v1/check', `{"claims":${'[{"text":'.repeat(32)}"a"${'}]'.repeat(32)}}`);
+    expect(expectValidationBody(mixed.json())[0]).toMatchObject({ type: 'json_invalid', ctx: { max_depth: 64 } });
+  });
+
+  it('the limit is stated in the OpenAPI description', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { info: { description: string }; paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    expect(doc.info.description).toMatch(/nest objects and arrays at most 64 levels deep/);
+    expect(doc.paths['/v1/check']!.post!.responses['422']!.description).toMatch(/nested deeper than 64 levels/);
+  });
+
+  it('brackets inside strings are text, not nesting', async () => {
+    for (const text of ['['.repeat(20_000), `\\"${'{'.repeat(20_000)}`, `\\\\${'[{'.repeat(10_000)}`]) {
+      const res = await post('/v1/subjects/resolve', `{"text":"${text}"}`);
+      expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    }
+  });
+});
+
+describe('the input echoed in a 422 is bounded', () => {
+  it('a body nested within the limit comes back as a short rendering, not the whole value', async () => {
+    const res = await post('/v1/reports', `${'['.repeat(60)}${'1,'.repeat(5000)}1${']'.repeat(60)}`);
+    const [item] = expectValidationBody(res.json());
+    expect(item).toMatchObject({ loc: ['body'], type: 'model_attributes_type' });
+    expect(typeof item!.input).toBe('string');
+    expect(String(item!.input)).toMatch(/^\[\[\[\[.*…$/);
+    expect(JSON.stringify(item!.input).length).toBeLessThan(300);
+  });
+
+  it('a long array and a large object come back cut short, saying what they held', async () => {
+    const list = await post('/v1/reports', JSON.stringify(Array.from({ length: 5000 }, (_, i) => ({ n: i }))));
+    const [l] = expectValidationBody(list.json());
+    expect(String(l!.input)).toMatch(/^\[\{"n":0\},\{"n":1\},.*…$/);
+    expect(JSON.stringify(l!.input).length).toBeLessThan(300);
+    const obj = await post('/v1/reports', { name: { first: 'x'.repeat(100_000), deeper: { a: [1, 2, 3] } } });
+    const item = expectValidationBody(obj.json()).find((d) => d.loc.join('.') === 'body.name');
+    expect(item).toMatchObject({ type: 'string_type' });
+    expect(String(item!.input)).toMatch(/^\{"first":"xxxx.*…$/);
+    expect(JSON.stringify(item!.input).length).toBeLessThan(300);
+  });
+
+  it('a small value comes back as sent', async () => {
+    const res = await post('/v1/reports', [1, 'two', { three: 3 }]);
+    expect(expectValidationBody(res.json())[0]!.input).toEqual([1, 'two', { three: 3 }]);
+    const empty = await post('/v1/reports', {});
+    const [item] = expectValidationBody(empty.json());
+    expect(item!.type).toBe('value_error');
+    // The object itself (as validation saw it, defaults filled in), not a placeholder.
+    expect(item!.input).toEqual(expect.objectContaining({ depth: 'quick' }));
+  });
+});
+
 describe('problem details', () => {
   it('unknown routes get a 404 problem', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/nowhere' });
@@ -230,5 +318,17 @@ describe('security headers', () => {
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     }
+  });
+});
+
+// Last: everything above was hostile input. Nothing of it may have put a stack
+// trace (or the sign of a stack overflow) into the service's log.
+describe('the log after hostile input', () => {
+  it('holds no stack trace', () => {
+    const lines = t.log.lines;
+    // The log was written: one line at least for every request above.
+    expect(lines.filter((l) => l.includes('incoming request')).length).toBeGreaterThan(100);
+    const bad = lines.filter((l) => STACK_IN_LOG.test(l));
+    expect(bad.map((l) => l.slice(0, 500))).toEqual([]);
   });
 });

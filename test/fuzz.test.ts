@@ -3,22 +3,24 @@ import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPack } from '../core/corpus/ingest.ts';
-import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
+import { bearer } from './helpers/app.ts';
+import { STACK_IN_LOG, startLoggedTestApp } from './helpers/logged-app.ts';
 
 /**
  * Bad input, generated: bodies, query strings, path ids, headers and
  * encodings sent to every route of the OpenAPI document. The service never
  * answers 500 and never hangs; every rejection is a 4xx with the documented
- * body (422: the validation body; others: a problem).
+ * body (422: the validation body; others: a problem). And nothing of it puts
+ * a stack trace into the service's log (the last test reads the log).
  */
 
-let t: TestApp;
+let t: Awaited<ReturnType<typeof startLoggedTestApp>>;
 let headers: Record<string, string>;
 type Op = { method: 'GET' | 'POST' | 'DELETE'; path: string };
 let ops: Op[];
 
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', DAILY_JOB_LIMIT: '1000000' }, 'fuzz');
+  t = await startLoggedTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', DAILY_JOB_LIMIT: '1000000' }, 'fuzz');
   headers = bearer(await t.key('fuzz'));
   await ingestPack(t.db.pool, Readable.from([`${JSON.stringify({ record: 'subject', name: 'Fuzz Subject', kind: 'organisation', description: 'TEST DATA (invented).' })}\n`]));
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
@@ -79,6 +81,31 @@ describe('generated bad input', () => {
     );
   });
 
+  it('nesting of any depth, in any body of any route: never 500, past 64 levels the 422 body naming the limit', async () => {
+    // Arrays and objects inside one another, some with brackets and escaped quotes in strings on the way.
+    const level = fc.constantFrom<[string, string]>(['[', ']'], ['{"a":', '}'], ['[1,"[{",', ']'], ['{"k\\"[":', '}'], ['{"\\\\":', '}']);
+    const posts = ops.filter((o) => o.method === 'POST');
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), fc.array(level, { minLength: 1, maxLength: 6 }), fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 3000 })), async (i, kinds, depth) => {
+        const op = posts[i % posts.length]!;
+        const opens: string[] = [];
+        const closes: string[] = [];
+        for (let d = 0; d < depth; d++) {
+          const [o, c] = kinds[d % kinds.length]!;
+          opens.push(o);
+          closes.push(c);
+        }
+        const payload = `${opens.join('')}null${closes.reverse().join('')}`;
+        const res = await send({ method: 'POST', url: op.path.replace(/\{[^}]+\}/g, 'x'), headers: { ...headers, 'content-type': 'application/json' }, payload });
+        expectDocumentedBody(res.statusCode, res.headers['content-type'] as string | undefined, res.body, op.path);
+        const refused = res.statusCode === 422 && (res.json() as { detail: { type: string; ctx?: { max_depth?: number } }[] }).detail[0]?.ctx?.max_depth === 64;
+        expect(refused, `depth ${depth} on ${op.path}: ${res.statusCode} ${res.body.slice(0, 200)}`).toBe(depth > 64);
+        expect(res.body.length).toBeLessThan(2000);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('path ids and query strings to every route: never 500, every rejection documented', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 1000 }), nasty, fc.dictionary(fc.constantFrom('page', 'page_size', 'type', 'claim_type', 'topic', 'outcome', 'format', 'table', 'subject_id', 'include_demo'), nasty, { maxKeys: 4 }), async (i, id, query) => {
@@ -115,5 +142,13 @@ describe('generated bad input', () => {
     const big = await send({ method: 'POST', url: '/v1/subjects/resolve', headers, payload: { text } });
     expectDocumentedBody(big.statusCode, big.headers['content-type'] as string | undefined, big.body);
     expect(big.statusCode).toBe(200);
+  });
+});
+
+// Last: the log of everything above.
+describe('the log after generated bad input', () => {
+  it('holds no stack trace', () => {
+    expect(t.log.lines.filter((l) => l.includes('incoming request')).length).toBeGreaterThan(500);
+    expect(t.log.lines.filter((l) => STACK_IN_LOG.test(l)).map((l) => l.slice(0, 500))).toEqual([]);
   });
 });

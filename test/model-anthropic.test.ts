@@ -4,6 +4,7 @@ import type { ProviderConfig } from '../core/config.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { recordSpend, spentToday } from '../core/limits/spend.ts';
 import { ModelError, modelProvider } from '../core/providers/model/index.ts';
+import { configuredPrice } from '../core/providers/model/prices.ts';
 import { Verdict, modelHarness } from './helpers/model-harness.ts';
 import { anthropicReply, startAnthropicServer, type FakeModelServer } from './helpers/model-servers.ts';
 
@@ -159,7 +160,7 @@ describe('Anthropic model adapter', () => {
 
     const limit = (await spentToday(h.db.pool)) + 0.5;
     h.server.reply(anthropicReply.answer({ verdict: 'maybe' }, { usage: { input_tokens: 100, output_tokens: 0 } }));
-    await failure(make({ priceInputPerMTok: 10_000 }, limit).complete(ask('ceiling-2')), UnavailableError);
+    await failure(make({ price: configuredPrice(10_000, 15) }, limit).complete(ask('ceiling-2')), UnavailableError);
     expect(h.server.requests).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@ import type { ProviderConfig } from '../core/config.ts';
 import { UnavailableError } from '../core/errors.ts';
 import { recordSpend, spentToday } from '../core/limits/spend.ts';
 import { ModelError, modelProvider } from '../core/providers/model/index.ts';
+import { configuredPrice } from '../core/providers/model/prices.ts';
 import { Verdict, modelHarness } from './helpers/model-harness.ts';
 import { openaiReply, startOpenAIServer, type FakeModelServer } from './helpers/model-servers.ts';
 
@@ -44,10 +45,19 @@ describe('OpenAI-compatible model adapter', () => {
     expect(m.usage()).toEqual({ calls: 1, cacheHits: 0, inputTokens: 100, outputTokens: 20, costUsd: 0.0004 });
   });
 
-  it('calls the model the request names instead of the default (the second judge)', async () => {
-    h.server.reply(openaiReply.answer(GOOD));
-    await make().complete(ask('judge-b', { model: 'judge-model' }));
+  it('calls the model the request names instead of the default (the second judge), and prices the call at that model\'s price', async () => {
+    h.server.otherwise(openaiReply.answer(GOOD));
+    const m = make({ judgeName: 'judge-model', judgePrice: configuredPrice(1, 5) });
+    await m.complete(ask('judge-b', { model: 'judge-model' }));
     expect(h.server.requests[0]!.body.model).toBe('judge-model');
+    // 100 input and 20 output tokens: at the judge's 1 and 5 USD, not the first model's 2 and 10.
+    expect(await spendFor('judge-b')).toEqual([expect.objectContaining({ input_tokens: 100, output_tokens: 20, amount_usd: 0.0002 })]);
+    // Any other model a request names is priced by the same rule: a listed one from the table,
+    // even on this loopback server (a local proxy may be paying for it); an unlisted one as local.
+    await m.complete(ask('listed', { model: 'gpt-4o-2024-08-06' }));
+    expect(await spendFor('listed')).toEqual([expect.objectContaining({ amount_usd: (100 * 2.5 + 20 * 10) / 1e6 })]);
+    await m.complete(ask('unlisted', { model: 'llama3.1:8b' }));
+    expect(await spendFor('unlisted')).toEqual([expect.objectContaining({ input_tokens: 100, amount_usd: 0 })]);
   });
 
   it('answers an identical request from the cache: no request, no spend, across instances', async () => {
@@ -167,7 +177,7 @@ describe('OpenAI-compatible model adapter', () => {
     // The first (invalid) answer costs 1 USD and crosses a ceiling set just above today's spend.
     const limit = (await spentToday(h.db.pool)) + 0.5;
     h.server.reply(openaiReply.answer({ verdict: 'maybe' }, { usage: { prompt_tokens: 100, completion_tokens: 0 } }));
-    await failure(make({ priceInputPerMTok: 10_000 }, limit).complete(ask('ceiling-2')), UnavailableError);
+    await failure(make({ price: configuredPrice(10_000, 10) }, limit).complete(ask('ceiling-2')), UnavailableError);
     expect(h.server.requests).toHaveLength(1);
     expect(await spendFor('ceiling-2')).toEqual([expect.objectContaining({ amount_usd: 1 })]);
   });
@@ -198,7 +208,7 @@ describe('OpenAI-compatible model adapter', () => {
 
   it('works with a local server that needs no key, sending a placeholder that is plainly not one', async () => {
     h.server.reply(openaiReply.answer(GOOD, { usage: null }));
-    const m = make({ apiKey: undefined, priceInputPerMTok: 0, priceOutputPerMTok: 0 });
+    const m = make({ apiKey: undefined, price: configuredPrice(0, 0) });
     await expect(m.complete(ask('local'))).resolves.toEqual(GOOD);
     expect(h.server.requests[0]!.headers['authorization']).toBe('Bearer no-key-configured');
     // No usage reported: a call is counted, nothing is recorded as spend.

@@ -1,7 +1,12 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import pg from 'pg';
 import sjson from 'secure-json-parse';
 import { DomainError } from '../../core/errors.ts';
-import { sendProblem } from '../problem.ts';
+import { MAX_JSON_DEPTH, excessiveNestingAt } from '../json-depth.ts';
+import { problemBody, sendProblem } from '../problem.ts';
+import { securityHeaders } from './security-headers.ts';
 import { RequestValidationError, type ValidationItem } from '../validation.ts';
 
 /**
@@ -18,13 +23,45 @@ function unprocessable(items: ValidationItem[]) {
   return { detail: items };
 }
 
-// Connection failures and the like from pg: the database is unreachable.
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300']);
+// SQLSTATEs that mean the server is going or gone, not that a query is wrong:
+// class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot
+// connect now), 53300 (too many connections).
+const DB_DOWN_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300']);
+// Socket failures of pg's own connection to the server, as Node reports them.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// pg and pg-pool's own words for a connection lost or never made.
+const PG_CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
-function isDatabaseDown(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  if (e.code && DB_DOWN_CODES.has(e.code)) return true;
-  return typeof e.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(e.message);
+/**
+ * Whether an error says the database is unreachable, judged by where it came
+ * from: a server error of pg (a DatabaseError, with its SQLSTATE), pg-pool's
+ * and pg's connection errors, or a failed socket operation (`syscall` set:
+ * connect, read, write, getaddrinfo) with a network code. The client's own
+ * connection is not such a socket: Node reports a client that hangs up on the
+ * request stream as `aborted` (ECONNRESET without a syscall), and the handler
+ * tells those apart first, by the request itself. Exported for its test.
+ */
+export function isDatabaseError(err: unknown): boolean {
+  if (err === null || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown; syscall?: unknown; severity?: unknown };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (err instanceof pg.DatabaseError || (typeof e.severity === 'string' && code && /^[0-9A-Z]{5}$/.test(code))) {
+    return code !== undefined && DB_DOWN_SQLSTATES.has(code);
+  }
+  if (code && SOCKET_CODES.has(code) && typeof e.syscall === 'string') return true;
+  // Connecting to a name with several addresses fails with one error per address.
+  if (err instanceof AggregateError) return err.errors.some(isDatabaseError);
+  return typeof e.message === 'string' && PG_CONNECTION_MESSAGES.test(e.message);
+}
+
+/**
+ * Whether the request's own connection failed: the client hung up (or reset
+ * the connection) before the request was read whole. Node destroys the request
+ * stream with the error it passes on, so the error is the stream's own.
+ */
+function clientWentAway(err: unknown, req: FastifyRequest): boolean {
+  const raw = req.raw;
+  return raw.errored === err || ((raw.aborted || raw.destroyed) && !raw.complete);
 }
 
 export async function errorsPlugin(app: FastifyInstance): Promise<void> {
@@ -34,6 +71,15 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
     const text = body as string;
     if (text.trim().length === 0) {
       done(new RequestValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid', ctx: { error: 'the body is empty; send a JSON object' } }]), undefined);
+      return;
+    }
+    // Refused before parsing: nothing downstream walks a value deeper than this.
+    const at = excessiveNestingAt(text);
+    if (at >= 0) {
+      done(new RequestValidationError([{
+        loc: ['body'], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`, type: 'json_invalid',
+        ctx: { error: `level ${MAX_JSON_DEPTH + 1} opens at position ${at}`, max_depth: MAX_JSON_DEPTH },
+      }]), undefined);
       return;
     }
     try {
@@ -67,7 +113,12 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
           unprocessable([{ loc: ['header', 'content-length'], msg: 'Content-Length does not match the body', type: 'value_error' }]),
         );
     }
-    if (isDatabaseDown(err)) {
+    if (clientWentAway(err, req)) {
+      // Nobody is left to answer; not a fault of ours, and not worth more than debug.
+      req.log.debug({ err: { code: (err as { code?: string }).code } }, 'client closed the request before it was read');
+      return sendProblem(reply, { status: 400, code: 'bad-request', detail: 'The connection closed before the request was read whole.' });
+    }
+    if (isDatabaseError(err)) {
       req.log.warn({ err: { code: (err as { code?: string }).code } }, 'database unavailable');
       return sendProblem(reply, { status: 503, code: 'unavailable', detail: 'The database is unavailable for a moment; retry shortly.', extra: { retry_after: 5 }, headers: { 'retry-after': '5' } });
     }
@@ -81,3 +132,34 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
   });
 }
 
+// The security headers every response carries, for the answers written to the socket by hand.
+const RAW_HEADERS = securityHeaders().set.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+
+/**
+ * Errors Node's HTTP server meets before there is a request to hand to a route:
+ * a request not received whole within REQUEST_TIMEOUT_MS or its headers within
+ * HEADERS_TIMEOUT_MS (408), headers too large (431), bytes that are not HTTP
+ * (400). Answered, when the connection still can be, with a problem body written
+ * to the socket (there is no reply object), then the connection is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
+  // A client that reset the connection is gone: nothing to answer, nothing to log.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  this.log.debug({ err }, 'client error');
+  const problem = status === 408
+    ? { status, code: 'request-timeout', detail: 'The request did not arrive whole in time; send the headers and the whole body without pausing.' }
+    : status === 431
+      ? { status, code: 'headers-too-large', detail: 'The request headers are too large; send fewer or shorter headers.' }
+      : { status, code: 'bad-request', detail: 'The request is not well-formed HTTP.' };
+  // Node's own check: an answer already under way (a 401 sent before the body
+  // ended, say) must not be followed by a second one on the same connection.
+  const answered = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (socket.writable && !answered) {
+    const body = JSON.stringify(problemBody(problem));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${RAW_HEADERS}Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

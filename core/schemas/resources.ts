@@ -276,6 +276,22 @@ export type LabelQueueItem = z.infer<typeof LabelQueueItemSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
+/** The price counted for one model's calls against the daily spending ceiling. */
+export const ModelPriceSchema = z
+  .object({
+    model: z.string().describe('The model name as configured (MODEL_NAME or MODEL_JUDGE_NAME).'),
+    input_per_mtok: z.number().min(0).describe('Price of one million input tokens, in `currency`.'),
+    output_per_mtok: z.number().min(0).describe('Price of one million output tokens, in `currency`.'),
+    currency: z.literal('USD').describe('Always US dollars, the currency of the spending ceiling.'),
+    source: z
+      .enum(['configured', 'table', 'local', 'default'])
+      .describe(
+        'Where the price comes from: `configured` (the operator\'s MODEL_PRICE_* or MODEL_JUDGE_PRICE_* variables), `table` (the service\'s dated table of well-known hosted models\' list prices, see `table_date`), `local` (a model server on loopback or a private address: free) or `default` (an unknown model: a conservative price above every table entry, until the operator sets the real one).',
+      ),
+    table_date: z.string().nullable().describe('With `source` `table`: the day (YYYY-MM-DD) the table\'s list prices were read. Otherwise null.'),
+  })
+  .meta({ id: 'ModelPrice' });
+
 export const StatusSchema = z
   .object({
     method_version: z.string(),
@@ -291,6 +307,13 @@ export const StatusSchema = z
       limit_usd: z.number(),
       remaining_usd: z.number(),
     }),
+    model_price: z
+      .object({
+        model: ModelPriceSchema.describe('The price of MODEL_NAME, the model every model-backed stage calls.'),
+        judge: ModelPriceSchema.nullable().describe('The price of MODEL_JUDGE_NAME, the second judge\'s model; null when the second judge uses MODEL_NAME.'),
+      })
+      .nullable()
+      .describe('The prices in force for the configured model\'s calls, counted against the daily ceiling; null without a model (MODEL_PROVIDER=none: nothing is paid).'),
   })
   .meta({ id: 'Status' });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { z } from 'zod';
 import type { ProviderConfig } from '../../core/config.ts';
 import { modelProvider } from '../../core/providers/model/index.ts';
+import { configuredPrice } from '../../core/providers/model/prices.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 import type { FakeModelServer } from './model-servers.ts';
 
@@ -37,7 +38,7 @@ export function modelHarness(o: {
   let n = 0;
   const cfg = (over: Partial<ProviderConfig['model']> = {}): ProviderConfig['model'] => ({
     provider: o.provider, baseUrl: server.url, apiKey: o.key, name: o.model, judgeName: undefined,
-    priceInputPerMTok: o.prices.input, priceOutputPerMTok: o.prices.output, timeoutMs: 5_000, maxRetries: 2, concurrency: 4, ...over,
+    price: configuredPrice(o.prices.input, o.prices.output), judgePrice: null, timeoutMs: 5_000, maxRetries: 2, concurrency: 4, ...over,
   });
   return {
     get db() {

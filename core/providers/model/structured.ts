@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { UnavailableError, secondsUntilUtcMidnight } from '../../errors.ts';
 import { recordSpend, spentToday } from '../../limits/spend.ts';
 import type { ModelProvider, ModelRequest } from '../types.ts';
+import { unconfiguredPrice, type ModelPrice } from './prices.ts';
 
 /**
  * What both hosted model adapters share: the structured-output loop (ask,
@@ -81,8 +82,8 @@ export type StructuredSettings = {
   dailySpendLimitUsd: number;
   model: string;
   apiKey: string | undefined;
-  priceInputPerMTok: number;
-  priceOutputPerMTok: number;
+  /** The price in force for a model name; a call's cost is priced by the model it asked for. */
+  priceFor: (model: string) => ModelPrice;
   maxRetries: number;
   concurrency: number;
 };
@@ -90,13 +91,21 @@ export type StructuredSettings = {
 /** The settings a model adapter is built with, from MODEL_* (one place for both wires). */
 export function settingsFrom(
   provider: string,
-  cfg: { name: string | undefined; apiKey: string | undefined; priceInputPerMTok: number; priceOutputPerMTok: number; maxRetries: number; concurrency: number },
+  cfg: {
+    name: string | undefined; judgeName: string | undefined; baseUrl: string | undefined; apiKey: string | undefined;
+    price: ModelPrice | null; judgePrice: ModelPrice | null; maxRetries: number; concurrency: number;
+  },
   deps: { db: Queryable; dailySpendLimitUsd: number },
 ): StructuredSettings {
-  if (!cfg.name) throw new Error(`MODEL_NAME is needed for MODEL_PROVIDER=${provider}`);
+  const { name, judgeName, price, judgePrice } = cfg;
+  if (!name || !price) throw new Error(`MODEL_NAME is needed for MODEL_PROVIDER=${provider}`);
+  // The two configured names have their prices from config.ts; a stage asking
+  // for any other model is priced by the same rule, never for free.
+  const priceFor = (model: string): ModelPrice =>
+    model === name ? price : model === judgeName && judgePrice ? judgePrice : unconfiguredPrice(model, cfg.baseUrl);
   return {
-    db: deps.db, dailySpendLimitUsd: deps.dailySpendLimitUsd, model: cfg.name, apiKey: cfg.apiKey,
-    priceInputPerMTok: cfg.priceInputPerMTok, priceOutputPerMTok: cfg.priceOutputPerMTok, maxRetries: cfg.maxRetries, concurrency: cfg.concurrency,
+    db: deps.db, dailySpendLimitUsd: deps.dailySpendLimitUsd, model: name, apiKey: cfg.apiKey,
+    priceFor, maxRetries: cfg.maxRetries, concurrency: cfg.concurrency,
   };
 }
 
@@ -234,7 +243,8 @@ export class StructuredModel implements MeteredModelProvider {
     }
     if (answer.usage) {
       const { inputTokens, outputTokens } = answer.usage;
-      const amountUsd = (inputTokens * this.#s.priceInputPerMTok + outputTokens * this.#s.priceOutputPerMTok) / 1e6;
+      const price = this.#s.priceFor(call.model);
+      const amountUsd = (inputTokens * price.inputPerMTok + outputTokens * price.outputPerMTok) / 1e6;
       await recordSpend(this.#s.db, { provider: this.name, purpose: call.purpose, inputTokens, outputTokens, amountUsd });
       spent.inputTokens += inputTokens;
       spent.outputTokens += outputTokens;
