@@ -45,7 +45,7 @@ export function namesIn(sentence: string): NameSpan[] {
     if (parts.length === 0) continue;
     text = parts.join(' ');
     const before = sentence.slice(0, start);
-    const initial = /^[\s"“‘'(\-–—*•]*$/.test(before) || /[:.!?|]["”’']?\s*$/.test(before);
+    const initial = /^[\s"“‘'(\[\-–—*•]*$/.test(before) || /[:.!?|\]]["”’']?\s*$/.test(before);
     out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before), initial });
   }
   return out;
@@ -130,6 +130,9 @@ export function claimActors(quote: string, speaker: SubjectLike): Actors {
     if (speaker.kind === 'person' && (plural || others.length === 0)) names.push(...forms(affiliationsOf(speaker.description)));
   }
   names.push(...forms(others.map((n) => n.text)));
+  // The places a claim names are part of what it is about ("unemployment in Eastmere"): a source about
+  // the place, naming no one else, bears on it.
+  names.push(...forms(namesIn(quote).filter((n) => n.place).map((n) => n.text)));
   return { names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0, speaker: ownForms };
 }
 
@@ -146,9 +149,13 @@ export function isActorName(name: string, actors: Actors): boolean {
 /** What one sentence is about, from its own names: the actors, someone else, or nobody named. */
 export function sentenceAbout(sentence: string, actors: Actors): About {
   const names = namesIn(sentence);
-  if (names.some((n) => isActorName(n.text, actors))) return 'actor';
-  const whoElse = names.filter((n) => !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
-  return whoElse.length ? 'other' : 'none';
+  const who = names.filter((n) => !n.place);
+  if (who.some((n) => isActorName(n.text, actors))) return 'actor';
+  // Someone else named (a body or person, not a place, not a sentence's first word alone) makes it theirs.
+  const whoElse = who.filter((n) => !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  if (whoElse.length) return 'other';
+  // Otherwise a place the claim names ("in Eastmere") ties it to the claim.
+  return names.some((n) => n.place && isActorName(n.text, actors)) ? 'actor' : 'none';
 }
 
 /**
