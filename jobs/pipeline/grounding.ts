@@ -76,25 +76,31 @@ function containsSeq(hay: string[], needle: string[]): boolean {
 
 export { affiliationsOf };
 
-const SPEECH = /\b(said|says|say|claimed|claims|claim|stated|states|reported|reports|wrote|writes|told|tells|insisted|insists|added|adds|announced|announces|promised|pledged|argued|argues|suggested|suggests|asserted|asserts)\b/i;
+const SPEECH = /\b(said|says|claimed|claims|stated|states|told|tells|insisted|insists|added|adds|announced|announces|argued|argues|asserted|asserts|suggested|suggests|wrote|writes)\b/i;
 
 /**
  * Whether a sentence carries the speaker's own words: quotation marks with its
  * name or surname, or its name (or "the article", "the statement") as the one
- * who said, claimed or reported it. What a subject says is never evidence
- * about it, whoever repeats it.
+ * who said or claimed it ("The article said Harnford General had…", "…, the
+ * company said."). What a subject says is never evidence about it, whoever
+ * repeats it; a finding that mentions what it reported ("well above the figure
+ * the company reported") is still a finding.
  */
 export function quotesSubject(sentence: string, actors: Actors): boolean {
   if (!actors.speaker) return false;
   const t = words(sentence);
   const named = actors.speaker.some((f) => containsSeq(t, f)) || actors.surnames.some((s) => t.includes(s));
   if (/["“”]/.test(sentence) && named) return true;
-  if (!SPEECH.test(sentence)) return false;
   const lower = sentence.toLowerCase();
-  const speakerAt = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the report', 'the statement', 'the press release', 'the paper', 'the newspaper', 'the company', 'the post']
-    .map((n) => lower.indexOf(n)).filter((i) => i >= 0);
-  const speechAt = lower.search(SPEECH);
-  return speakerAt.some((i) => i < speechAt && speechAt - i < 60);
+  const who = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the statement', 'the press release', 'the post', 'the company', 'the paper', 'the newspaper'];
+  for (const w of who) {
+    const i = lower.indexOf(w);
+    if (i < 0) continue;
+    const after = lower.slice(i + w.length);
+    // "<speaker> said …" opening the sentence, or ", <speaker> said." closing it.
+    if (/^(?:['’]s\s+\w+\s+)?\s*(?:has\s+|had\s+|have\s+)?(said|says|claimed|claims|stated|states|told|insisted|added|announced|argued|asserted|wrote|writes)\b/.test(after) && (i < 3 || /,\s*$/.test(lower.slice(0, i)) || /^\W*(?:the\s+)?$/.test(lower.slice(0, i)))) return true;
+  }
+  return SPEECH.test(sentence) && /^[^,]*,\s*(?:the\s+)?[\w\s'’]{0,40}\s(said|says|added|insisted|claimed)\.?\s*$/i.test(sentence) && named;
 }
 
 const FRAME = /^\s*(?:and\s+|but\s+|so\s+)?(?:(?:i|we)(?:'d| would| can| do)?\s+(?:confidently\s+|firmly\s+|fully\s+|still\s+)?(?:predict|expect|forecast|think|believe|reckon|suspect|estimate|anticipate|project|guarantee|bet|tip)s?\s+(?:that\s+)?|(?:our|my)\s+(?:central\s+|main\s+|latest\s+)?(?:forecast|prediction|expectation|estimate|projection|view|tip)\s+is\s+(?:that\s+)?|i'?m\s+(?:telling\s+you|confident|sure|certain)\s+(?:that\s+)?)/i;

@@ -59,7 +59,7 @@ const FRACTIONS: Record<string, number> = {
 };
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12 };
 const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
-const TIME: Record<string, number> = { minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
+const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
 const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed');
@@ -76,7 +76,7 @@ const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
-    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
+    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|seconds?\b|secs\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
     // 5 share: "one in five", "nine in ten", "1 in 4"
     String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
     // 6 fraction words
@@ -135,6 +135,22 @@ export function periodYears(text: string): Set<string> {
   }
   for (const y of yearsIn(rest)) out.add(y);
   return out;
+}
+
+/**
+ * The period a figure is for. A change is dated to its later period: the year
+ * it is measured against ("8.6% more than in 2022", "up from 21% in 2021", "on
+ * 2022") is its base, not its period.
+ */
+function changeYears(kind: 'level' | 'change', clause: string, sentence: string): Set<string> {
+  const own = periodYears(clause).size ? periodYears(clause) : periodYears(sentence);
+  if (kind !== 'change') return own;
+  const base = new Set<string>();
+  for (const m of sentence.matchAll(/\b(?:than|from|on|since|compared with|against|over)\s+(?:in\s+|the\s+)?((?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi)) for (const y of periodYears(m[1]!)) base.add(y);
+  const rest = new Set([...own].filter((y) => !base.has(y)));
+  if (rest.size) return rest;
+  const all = new Set([...periodYears(sentence)].filter((y) => !base.has(y)));
+  return all;
 }
 
 /** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
@@ -266,7 +282,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
-    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,20}$/i.test(sentence.slice(clauseStart + 1, at));
+    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,45}$/i.test(sentence.slice(clauseStart + 1, at));
     const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * 0.9 : signed;
@@ -286,7 +302,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       head: head ? stem(head) : null,
       context,
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
-      years: periodYears(`${clause} ${header ?? ''}`).size ? periodYears(`${clause} ${header ?? ''}`) : periodYears(sentence),
+      years: changeYears(kind, `${clause} ${header ?? ''}`, sentence),
       months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),
       part: partOfYear(`${clause} ${header ?? ''}`) ?? partOfYear(sentence),
     });
