@@ -62,8 +62,8 @@ const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 
 const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
-const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed');
-const DOWN = stems('fall falling cut drop decline decrease reduce reduction lower down fewer less halve shrink shrank slip slump');
+const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed raise boost lift hike');
+const DOWN = stems('fall falling cut drop decline decrease reduce reduction lower down fewer less halve shrink shrank slip slump trim');
 const TARGET = stems('target goal aim pledge promise plan planned forecast expect project ambition commit commitment standard budget budgeted benchmark requirement required threshold objective guidance guide cap limit trajectory');
 const FORECAST = new Set(['will', 'would', 'shall', "'ll", 'likely', 'expect', 'expects', 'expected', 'forecast', 'forecasts', 'predict', 'predicts', 'could', 'might', 'should', 'projected', 'projects', 'project']);
 const NEGATORS = new Set(['not', 'never', 'no', 'none', 'neither', 'nor', 'without', 'cannot']);
@@ -142,7 +142,10 @@ export function periodYears(text: string): Set<string> {
  * it is measured against ("8.6% more than in 2022", "up from 21% in 2021", "on
  * 2022") is its base, not its period.
  */
-function changeYears(kind: 'level' | 'change', clause: string, sentence: string): Set<string> {
+function changeYears(kind: 'level' | 'change', clauseIn: string, sentenceIn: string): Set<string> {
+  // "since 2018" opens a span the figure holds over; it is not the figure's period.
+  const clause = clauseIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
+  const sentence = sentenceIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
   const own = periodYears(clause).size ? periodYears(clause) : periodYears(sentence);
   if (kind !== 'change') return own;
   const base = new Set<string>();
@@ -197,7 +200,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       const nextWord = words(after).at(0) ?? '';
       if (bare && (MONTH.test(prevWord) || MONTH.test(nextWord))) continue; // a day of the month
       if (bare && /\bout of\s*$/i.test(before)) continue; // the scale of a score
-      if (bare && /\b(top|bottom)\s*$/i.test(before)) continue; // a band of places ("the top 4"), not a count
+      if (bare && Number(digits) <= 30 && !/,/.test(m[2]) && /\b(?:the|a|in|into|of)\s+(top|bottom)\s*$/i.test(before)) continue; // a band of places ("the top 4"), not a count
       if (bare && /^\s*(am|pm|a\.m|p\.m)\b/i.test(after)) continue; // a time of day
       if (bare && /\b(table|figure|chapter|section|page|q|h|no|number|registered charity)\s*$/i.test(before)) continue;
       // The base of a rate ("per 100,000 people") is part of the unit, not a figure.
@@ -206,6 +209,11 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       if (bare && !/[.,]/.test(m[2]) && (/\b\p{Lu}[\p{L}]+\s$/u.test(before) && !/\b(?:In|By|On|At|From|To|Since|Until|Of|About|Around|Over|Under|Nearly|Almost|Some|Just|Only|The|And|Than|With|For)\s$/.test(before)
         || /\b\p{Lu}[\p{L}]+\s\d+\s(?:and|or|&)\s$/u.test(before))) continue;
       if (bare && /^\s*:\s*\d/.test(after)) continue;
+      // "90p in every pound", "85 cents on the dollar": a share, in percent.
+      if (/^(?:p|pence|cents?)$/i.test((m[4] ?? '').trim()) && /^\s*(?:in|of|out of|on)\s+(?:every|each|the)\s+(?:pound|£1|dollar|\$1|euro)/i.test(after)) {
+        value = Number(digits);
+        unit = 'percent';
+      } else {
       const scale = SCALE[(m[3] ?? '').toLowerCase()] ?? 1;
       // "£18.4m" is money in millions; a bare "400m" stays a count in millions too.
       const u = unitOf(m[4], m[1]);
@@ -213,6 +221,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       unit = u.unit;
       if (unit === 'count' && headerPercent) unit = 'percent';
       if (unit === 'count' && headerMoney) unit = 'money';
+      }
     } else if (m[5] !== undefined) {
       const parts = m[5].toLowerCase().split(/\s+/).filter((w) => w !== 'every');
       const a = /^\d+$/.test(parts[0]!) ? Number(parts[0]) : wordNumber(parts[0]!);
