@@ -114,7 +114,27 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const nouns = claimNouns(claim.quote, ct);
   const sentenceStems = new Set(words(sentence).map(stem));
   const sharedNouns = [...nouns].filter((n) => sentenceStems.has(n));
+  // A change the other way of the very thing the claim says changed ("Complaints fell" against "Complaints
+  // rose by 14%"): the noun the claim's direction word speaks of, with the opposite word beside it.
+  const moved = movedNoun(claim.quote);
+  if (moved && !claim.quote.match(NEGATIVE_CLAIM) && sentenceStems.has(moved.noun) && claim.claim_type !== 'guidance') {
+    const ds = directionOf(sentence, [moved.noun]);
+    if (ds !== 0 && ds !== moved.dir && !uses.some((u) => u.negative)) {
+      say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} in ${moved.noun} where the claim has a ${moved.dir > 0 ? 'rise' : 'fall'}`);
+      return out;
+    }
+  }
   if (sharedNouns.length < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
+  // "We have not had a single finding of severe maladministration since April 2024": a source that reports
+  // such a finding contradicts it.
+  const none = NONE_EXISTS.exec(claim.quote.replace(BOUNDS, ' '));
+  if (claim.claim_type === 'factual' && none) {
+    const thing = words(none[1]!).map(stem).filter((w) => nouns.has(w));
+    if (thing.length && thing.every((w) => sentenceStems.has(w)) && !/\b(no|not|never|none|without)\b|n['’]t\b/i.test(sentence) && !WRONG.test(sentence)) {
+      say('against', `reports ${none[1]!.trim()} where the claim says there was none`);
+      return out;
+    }
+  }
   const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);
   // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
@@ -151,6 +171,29 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     else if (claimed.length === 0 && claimNegative && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
   }
   return out;
+}
+
+// "not a single finding", "no compulsory redundancies", "not one … had closed", "never had a …".
+const NONE_EXISTS = /\b(?:not\s+(?:a\s+single|one|any)|no(?!\s+(?:more|less|fewer|higher|lower|later|earlier)\b)|never\s+(?:had|seen|recorded|made)\s+(?:a|an|any))\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:of|in|on|at|from|since|during|this|last|for|against|to|by|had|has|have|was|were)\b|[,.;]|$)/i;
+
+/** The noun a claim says rose or fell ("Complaints from passengers fell", "Bus cancellations did not rise"), and which way. */
+function movedNoun(quote: string): { noun: string; dir: 1 | -1 } | null {
+  const terms = termsOf(quote);
+  for (let i = 0; i < terms.length; i++) {
+    const d = direction(terms[i]!.normal);
+    if (d === 0 || !terms[i]!.tags.includes('Verb')) continue;
+    for (let j = i - 1; j >= 0 && j >= i - 6; j--) {
+      const t = terms[j]!;
+      if (t.tags.includes('Noun') && !t.tags.some((g) => g === 'Pronoun' || g === 'ProperNoun' || g === 'Value')) {
+        // The head of "complaints from passengers" is the first noun of its phrase.
+        let k = j;
+        while (k - 1 >= 0 && (terms[k - 1]!.tags.includes('Noun') || terms[k - 1]!.tags.includes('Preposition')) && !terms[k - 1]!.tags.includes('Pronoun')) k--;
+        const head = terms.slice(k, j + 1).find((x) => x.tags.includes('Noun'));
+        return { noun: stem((head ?? t).normal.replace(/[^\p{L}'-]/gu, '')), dir: d };
+      }
+    }
+  }
+  return null;
 }
 
 // Bounds are not denials: "no more than 3%" limits a figure.
