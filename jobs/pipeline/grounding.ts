@@ -92,6 +92,8 @@ export function quotesSubject(sentence: string, actors: Actors): boolean {
   const named = actors.speaker.some((f) => containsSeq(t, f)) || actors.surnames.some((s) => t.includes(s));
   if (/["“”]/.test(sentence) && named) return true;
   const lower = sentence.toLowerCase();
+  // "<speaker>'s statement that …", "the company's claim that …": its words, reported.
+  if (named && /['’]s\s+(?:own\s+)?(?:statement|claim|assertion|announcement|pledge|promise|boast)\s+that\b/i.test(sentence)) return true;
   const who = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the statement', 'the press release', 'the post', 'the company', 'the paper', 'the newspaper'];
   for (const w of who) {
     const i = lower.indexOf(w);

@@ -124,6 +124,14 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
   return outcomes.reduce(nearMixed);
 }
 
+/** Whether a figure's period ends after a date (YYYY-MM-DD): its latest month, else its latest calendar year. */
+function laterThan(e: Reading, date: string): boolean {
+  const month = date.slice(0, 7);
+  if ([...e.months].some((m) => m > month)) return true;
+  const year = Number(date.slice(0, 4));
+  return [...e.years].some((y) => /^\d{4}$/.test(y) && Number(y) > year);
+}
+
 /** The claimed figures a judge checks: not a target or total the claim only names, nor a span of time that dates it. */
 export function checkedFigures(quote: string, type: ClaimType): Reading[] {
   const forward = type === 'promise' || type === 'prediction' || type === 'guidance';
@@ -156,6 +164,9 @@ export function figuresJudge(input: JudgeInput): Finding {
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
           const score = matchScore(c, e, claim.claim_type);
           if (score === null) continue;
+          // A statement of fact is checked against its own time: a figure for a later period ("31,600 metres
+          // between April 2023 and February 2025", against a claim made in 2024) measures something else.
+          if (claim.claim_type === 'factual' && laterThan(e, claim.said_on)) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };

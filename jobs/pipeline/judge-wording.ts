@@ -24,6 +24,8 @@ const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
 const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
+// A source that could not confirm a claim neither confirms nor contradicts it.
+const UNCONFIRMED = /\b(unable to (?:confirm|verify)|could not (?:confirm|verify)|cannot (?:confirm|verify)|can(?:'|no)t (?:confirm|verify)|has not (?:confirmed|verified)|not (?:been )?(?:independently )?(?:confirmed|verified))\b/i;
 const SHORTFALL = /\b(fell short|falls short|fall short|short of|only partly|partly|partially|in part|only some|only half)\b/i;
 const FIRST_PERSON = /\b(we|i|our|my|us)\b/i;
 const MOSTLY = /\b(mostly|largely|almost all|nearly all|broadly|in the main)\b/i;
@@ -98,6 +100,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const about = (verb?: string) => plain.filter((w) => w !== verb).length >= (verb ? 1 : 2);
   const out: Read[] = [];
   const say = (signal: Signal, why: string) => out.push({ signal, item, sentence, why });
+  if (UNCONFIRMED.test(sentence)) return out;
   const uses = verbUses(sentence);
   const guidance = claim.claim_type === 'guidance';
   const actions = actionsOf(claim.quote, guidance);

@@ -279,7 +279,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     let sign = 0;
     if ((p1 === 'by' || p1 === 'of') && clauseDir !== 0) sign = clauseDir;
     else if (UP.has(stem(p1)) || DOWN.has(stem(p1))) sign = UP.has(stem(p1)) && !['top', 'tops', 'topping', 'exceed', 'exceeds', 'exceeded', 'exceeding'].includes(p1) ? 1 : DOWN.has(stem(p1)) ? -1 : 0;
-    else if (nextDir !== 0 && threshold === null && /^\s*(up|down|higher|lower|more|less|fewer)\b/i.test(after)) sign = nextDir;
+    else if (nextDir !== 0 && /^\s*(up|down|higher|lower|more|less|fewer)\b/i.test(after)) sign = nextDir;
     // "rise by no more than 5%": the direction before the bound applies.
     if (sign === 0 && threshold !== null && /\b(by)\s*$/i.test(sentence.slice(clauseStart + 1, at).replace(/\b(no more than|not more than|more than|less than|at least|at most|up to|over|under|nearly|almost|about|around)\s*$/i, '').trim() + ' ') ) sign = clauseDir;
     if (sign === 0 && headerChange) sign = /^[\s]*[−-]/.test(sentence.slice(Math.max(0, at - 2), at + 1)) || /^[\s]*[−-]/.test(m[0]) ? -1 : 1;
@@ -354,7 +354,10 @@ export function readTableRow(row: string, header: string): Reading[] {
   let offset = 0;
   cells.forEach((cell, j) => {
     if (j > 0 && heads[j] !== undefined) {
-      const label = `${heads[j]} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
+      // A cell measures what its heading says, in a table whose other headings say what it is about.
+      // A heading of one word ("Change", "%") is about the column before it ("Average bill 2026-27 | Change").
+      const own = heads[j];
+      const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
       // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
       const money = /[£$€]/.test(label);
       const scale = /\b(billion|bn)\b/i.test(label) ? 1e9 : /\b(million|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
