@@ -23,6 +23,8 @@ export type KnownSubject = {
   urls: string[];
   handles: string[];
   demo: boolean;
+  /** Invented sample data (a pack marked `sample`, or a description that opens "SAMPLE DATA"): its documents may be evidence for it. */
+  sample?: boolean;
 };
 
 /** A fetched document: what a page says, with who published it and when. */
@@ -33,6 +35,8 @@ export type FetchedDocument = {
   published: string | null;
   speakers: string[];
   text: string;
+  /** From a source pack marked as invented sample data: never evidence about a real subject (methodology, "Evidence"). */
+  sample?: boolean;
 };
 
 export type SearchHit = {

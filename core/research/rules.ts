@@ -78,3 +78,13 @@ export function isIndependent(
   const own = [subject.name, ...subject.aliases, ...(subject.kind === 'person' ? affiliationsOf(subject.description) : [])];
   return !publishedBy(doc.publisher, own) && !onOwnSite(doc.url, subject.urls);
 }
+
+/**
+ * Invented sample documents judge only invented sample subjects (methodology,
+ * "Evidence"): a document from a pack marked as sample data is never evidence
+ * for a real subject's claim, nor for a demo-set claim (a published claim by a
+ * real speaker).
+ */
+export function mayBeEvidence(doc: { sample?: boolean }, subject: { sample?: boolean; demo?: boolean }): boolean {
+  return doc.sample !== true || (subject.sample === true && subject.demo !== true);
+}

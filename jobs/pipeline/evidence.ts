@@ -2,7 +2,7 @@ import type { FetchedDocument, KnownSubject, Providers } from '../../core/provid
 import { extractClaims } from './extract.ts';
 import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
-import { isIndependent } from '../../core/research/rules.ts';
+import { isIndependent, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
 import { isTableRow } from './quantities.ts';
 
@@ -172,6 +172,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
   const actors = claimActors(claim.quote, subject);
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
+    if (!mayBeEvidence(doc, subject)) continue;
     // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
     const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
     const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));

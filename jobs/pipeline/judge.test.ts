@@ -294,3 +294,14 @@ describe('properties of judging', () => {
     );
   });
 });
+
+describe('sample isolation in the evidence stage', () => {
+  it('a sample document is never selected as evidence for a real subject, and is for a sample one', async () => {
+    const { selectEvidence } = await import('./evidence.ts');
+    const doc = { url: 'https://gazette.example/orrin', title: 'Loaves', publisher: 'Pellow Gazette', published: '2024-05-01', speakers: [], text: 'Orrin Foods baked 18,200 loaves a day in 2023, an inspection found.', sample: true };
+    const base = { subject_id: 'sub_x', name: 'Orrin Foods', kind: 'organisation' as const, aliases: ['Orrin'], description: null, public_figure: true, offices: [], serving_politician: false, urls: ['https://orrin-foods.example'], handles: [], demo: false };
+    expect(selectEvidence(LOAVES, { ...base, sample: false }, [doc], 5)).toEqual([]);
+    expect(selectEvidence(LOAVES, { ...base, sample: true, demo: true }, [doc], 5)).toEqual([]);
+    expect(selectEvidence(LOAVES, { ...base, sample: true }, [doc], 5).map((e) => e.url)).toEqual([doc.url]);
+  });
+});

@@ -23,19 +23,20 @@ import {
 
 type SubjectRow = {
   id: string; name: string; kind: SubjectKind; aliases: string[]; description: string | null; public_figure: boolean;
-  offices: Office[]; urls: string[]; handles: string[]; demo: boolean;
+  offices: Office[]; urls: string[]; handles: string[]; demo: boolean; sample?: boolean | null;
 };
 
-const SUBJECT_COLUMNS = 'id, name, kind, aliases, description, public_figure, offices, urls, handles, demo';
+const SUBJECT_COLUMNS = "id, name, kind, aliases, description, public_figure, offices, urls, handles, demo, (extra->>'sample') = 'true' AS sample";
 
 export function toKnownSubject(r: SubjectRow, today = new Date().toISOString().slice(0, 10)): KnownSubject {
   return {
     subject_id: r.id, name: r.name, kind: r.kind, aliases: r.aliases, description: r.description, public_figure: r.public_figure,
     offices: r.offices, serving_politician: holdsOfficeOn(r.offices, today), urls: r.urls, handles: r.handles, demo: r.demo,
+    sample: r.sample === true || /^SAMPLE DATA\b/.test(r.description ?? ''),
   };
 }
 
-type DocRow = { url: string; title: string; publisher: string; published: string | null; speakers: string[]; text: string };
+type DocRow = { url: string; title: string; publisher: string; published: string | null; speakers: string[]; text: string; sample: boolean };
 
 export function localProviders(db: Queryable): Providers {
   const knowledge: KnowledgeProvider = {
@@ -75,7 +76,7 @@ export function localProviders(db: Queryable): Providers {
   const fetch: FetchProvider = {
     name: 'local',
     async fetch(url) {
-      const { rows } = await db.query<DocRow>('SELECT url, title, publisher, published, speakers, text FROM documents WHERE url = $1', [url]);
+      const { rows } = await db.query<DocRow>("SELECT url, title, publisher, published, speakers, text, (extra->>'sample') = 'true' AS sample FROM documents WHERE url = $1", [url]);
       return rows[0] ?? null;
     },
   };
@@ -101,7 +102,7 @@ export function localProviders(db: Queryable): Providers {
     async statementsBy(subject, opts) {
       const keys = [...new Set([subject.name, ...subject.aliases].map(nameKey))];
       const { rows } = await db.query<DocRow>(
-        `SELECT url, title, publisher, published, speakers, text FROM documents
+        `SELECT url, title, publisher, published, speakers, text, (extra->>'sample') = 'true' AS sample FROM documents
           WHERE speaker_keys && $1::text[]
           ORDER BY published DESC NULLS LAST, url LIMIT $2`,
         [keys, opts.limit],
