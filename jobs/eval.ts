@@ -50,16 +50,18 @@ function packRecords(file: string): { subjects: PackSubject[]; documents: PackDo
 
 export async function runEval(
   packs: readonly EvalPack[],
-  opts: { dataDir: string; providers?: (pool: pg.Pool) => Providers; log?: (line: string) => void },
+  opts: { dataDir: string; serverUrl?: string; providers?: (pool: pg.Pool) => Providers; log?: (line: string) => void },
 ): Promise<EvalResult> {
-  const server = await startEmbeddedPostgres({ dataDir: opts.dataDir, mode: 'own', port: 0 });
+  // A PostgreSQL server to make the packs' databases in: the caller's (a test's), else a throwaway embedded one.
+  const server = opts.serverUrl ? { url: opts.serverUrl, stop: async () => {} } : await startEmbeddedPostgres({ dataDir: opts.dataDir, mode: 'own', port: 0 });
+  const tag = `${process.pid}_${Date.now().toString(36)}`;
   const result: EvalResult = { method_version: methodVersion(), measured_at: new Date().toISOString(), packs: [], total: emptyCounts(), byPart: {}, phenomena: new Map() };
   try {
     let i = 0;
     for (const pack of packs) {
       const gold = readGold(goldPathFor(pack.file));
       const name = path.basename(pack.file, '.jsonl');
-      const database = `eval_${i++}`;
+      const database = `eval_${tag}_${i++}`;
       const admin = new pg.Client({ connectionString: server.url });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${database}`);
@@ -92,11 +94,19 @@ export async function runEval(
         opts.log?.(`${name}: measured`);
       } finally {
         await pool.end().catch(() => {});
+        if (opts.serverUrl) {
+          const admin = new pg.Client({ connectionString: server.url });
+          await admin.connect();
+          await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => {});
+          await admin.end();
+        }
       }
     }
   } finally {
-    const { closePipelinePool } = await import('./pipeline/cpu-pool.ts');
-    await closePipelinePool();
+    if (!opts.serverUrl) {
+      const { closePipelinePool } = await import('./pipeline/cpu-pool.ts');
+      await closePipelinePool();
+    }
     await server.stop();
   }
   return result;

@@ -9,7 +9,7 @@
  * `--part heldout` measures the held-out part, which no stage is tuned on.
  * Exit codes: 0 done, 2 usage or a bad gold file.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,11 +18,11 @@ import { runEval, type EvalResult } from '../jobs/eval.ts';
 import { figures } from '../core/eval/measure.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS] [--publish]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' } } });
+  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -96,6 +96,17 @@ try {
       phenomena: Object.fromEntries(result.phenomena),
     }, null, 2)}\n`);
   } else print(result);
+  if (values.publish) {
+    // The figures a later change must not fall below (test/benchmark.test.ts reads them).
+    const file = path.join(REPO_ROOT, 'bench', 'published.json');
+    const published = {
+      method_version: result.method_version,
+      measured_at: result.measured_at,
+      parts: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, figures(c)])),
+    };
+    writeFileSync(file, `${JSON.stringify(published, null, 2)}\n`);
+    process.stderr.write(`published to ${path.relative(REPO_ROOT, file)}\n`);
+  }
   if (values.explain) {
     // Everything behind the engine's claims whose quote holds the given words: for finding out why.
     for (const p of result.packs) {

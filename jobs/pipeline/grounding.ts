@@ -210,7 +210,8 @@ export function figureBelongsToOther(sentence: string, at: number, actors: Actor
   const before = sentence.slice(0, at);
   const clauseStart = Math.max(before.lastIndexOf(';'), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i), before.lastIndexOf('. '));
   const names = namesIn(sentence).filter((n) => n.end <= at && n.start >= clauseStart && !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
-  // The clause's first name is who it is about ("Brindmoor United's Tomas Varga won the Golden Boot with 19 goals").
-  const owner = names[0];
-  return owner !== undefined && !isActorName(owner.text, actors);
+  // A clause that names the claim's subject before the figure is about it ("Brindmoor United's Tomas Varga won
+  // the Golden Boot with 19 goals", "a survey found Fairweather's prices 2.6% higher"); one that names only others is theirs.
+  if (names.some((n) => isActorName(n.text, actors))) return false;
+  return names.length > 0;
 }

@@ -25,8 +25,16 @@ function evidenceFigures(sentence: string, header: string | undefined): Reading[
 }
 
 const meets = (a: Set<string>, b: Set<string>) => a.size === 0 || b.size === 0 || [...a].some((y) => b.has(y));
-/** Same period: years in common (or unstated), and months in common when both name one. */
-const samePeriod = (c: Reading, e: Reading) => meets(c.years, e.years) && meets(c.months, e.months) && c.part === e.part;
+/** A split year ("2024/25") and the calendar years it runs across, for a side that names only calendar years. */
+const spread = (years: Set<string>, other: Set<string>) =>
+  [...other].some((y) => y.includes('/')) ? years : new Set([...years].flatMap((y) => (y.includes('/') ? [y, y.slice(0, 4), String(Number(y.slice(0, 4)) + 1)] : [y])));
+/**
+ * Same period: years in common (or unstated; a split year meets the calendar years it spans), months in
+ * common when both name one, and the same quarter or half when the source names one (a quarter's figure
+ * never answers a claim about a year; a claim about a quarter may be answered by the quarter's own report).
+ */
+const samePeriod = (c: Reading, e: Reading) =>
+  meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && (e.part === null || c.part === e.part);
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
