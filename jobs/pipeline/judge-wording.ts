@@ -64,8 +64,16 @@ export function verbUses(sentence: string): VerbUse[] {
     }
     out.push({ stem: stem(t.normal.replace(/[^\p{L}'-]/gu, '')), negative, future });
   });
+  // Phrases that report an opening or a start in other words ("saw its first patients", "went live").
+  const opened = OPENED.exec(sentence);
+  if (opened) {
+    const negative = /\b(not|never|yet to)\b[^,;]{0,25}$/i.test(sentence.slice(0, opened.index)) || /n['’]t\s*$/i.test(sentence.slice(0, opened.index));
+    for (const v of ['open', 'launch', 'start', 'begin', 'operate']) out.push({ stem: stem(v), negative, future: false });
+  }
   return out;
 }
+
+const OPENED = /\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
 
 /**
  * The claim's own action verbs: what it says was, will be or should be done, and
