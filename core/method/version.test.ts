@@ -69,9 +69,11 @@ describe('readMethodFiles', () => {
     writeFileSync(full, text);
   };
 
-  it('takes core/method and jobs/pipeline without tests, the methodology and content/prompts, in path order', () => {
+  it('takes core/method, core/research and jobs/pipeline without tests or the thread pool, the methodology and content/prompts, in path order', () => {
     root = mkdtempSync(join(tmpdir(), 'method-version-'));
     write('core/method/score.ts', 'code');
+    write('core/research/rules.ts', 'rules');
+    write('jobs/pipeline/cpu-pool.ts', 'threads');
     write('jobs/pipeline/judge.ts', 'judge');
     write('jobs/pipeline/judge.test.ts', 'judge test');
     write('jobs/other.ts', 'not the method');
@@ -86,6 +88,7 @@ describe('readMethodFiles', () => {
       'content/prompts/judge.md',
       'core/method/score.ts',
       'core/method/types/beta.d.ts',
+      'core/research/rules.ts',
       'jobs/pipeline/judge.ts',
     ]);
 

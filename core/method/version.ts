@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 // by the same code under the same text. The hashing rule is stated in
 // content/methodology.md ("Versioning"); keep the two in step.
 
-export const METHOD_SEMVER = '1.0.0';
+export const METHOD_SEMVER = '1.1.0';
 
 /** One input to the build id: a path relative to the repository root, with forward slashes. */
 export type MethodFile = { readonly path: string; readonly content: string | Uint8Array };
@@ -17,7 +17,9 @@ export type MethodFile = { readonly path: string; readonly content: string | Uin
 /** The repository root, two folders up from this file (core/method/). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const METHOD_DIRS = ['core/method', 'jobs/pipeline'];
+const METHOD_DIRS = ['core/method', 'core/research', 'jobs/pipeline'];
+/** The stages' thread pool: how the method is run, not what it is. */
+const NOT_METHOD = new Set(['jobs/pipeline/cpu-pool.ts', 'jobs/pipeline/cpu-worker.ts']);
 const METHODOLOGY = 'content/methodology.md';
 const PROMPTS_DIR = 'content/prompts';
 
@@ -60,8 +62,9 @@ function listFiles(root: string, dir: string): string[] {
 }
 
 /**
- * The files the build id covers: core/method/ (scoring) and jobs/pipeline/ (how
- * claims are found, tested and judged) without their tests, the methodology
+ * The files the build id covers: core/method/ (scoring), core/research/ (the
+ * method's rules) and jobs/pipeline/ (how claims are found, tested and judged)
+ * without their tests and the stages' thread pool, the methodology
  * text, and content/prompts/ when it exists (prompts steer the machine judges, so
  * they are part of the method). Throws when the methodology text is missing: a
  * version computed without the published text would vouch for nothing.
@@ -69,7 +72,7 @@ function listFiles(root: string, dir: string): string[] {
 export function readMethodFiles(root: string = REPO_ROOT): MethodFile[] {
   const paths = METHOD_DIRS.filter((d) => existsSync(join(root, d)))
     .flatMap((d) => listFiles(root, d))
-    .filter((p) => !p.endsWith('.test.ts'));
+    .filter((p) => !p.endsWith('.test.ts') && !NOT_METHOD.has(p));
   if (!existsSync(join(root, METHODOLOGY))) throw new Error(`${METHODOLOGY} not found under ${root}`);
   paths.push(METHODOLOGY);
   if (existsSync(join(root, PROMPTS_DIR))) paths.push(...listFiles(root, PROMPTS_DIR));
