@@ -67,7 +67,7 @@ export function verbUses(sentence: string): VerbUse[] {
   // Phrases that report an opening or a start in other words ("saw its first patients", "went live").
   const opened = OPENED.exec(sentence);
   if (opened) {
-    const negative = /\b(not|never|yet to)\b[^,;]{0,25}$/i.test(sentence.slice(0, opened.index)) || /n['’]t\s*$/i.test(sentence.slice(0, opened.index));
+    const negative = /\b(not|never|none|no|nothing|nobody|yet to)\b[^,;]{0,25}$/i.test(sentence.slice(0, opened.index)) || /n['’]t\s*$/i.test(sentence.slice(0, opened.index));
     for (const v of ['open', 'launch', 'start', 'begin', 'operate']) out.push({ stem: stem(v), negative, future: false });
   }
   return out;
