@@ -118,7 +118,9 @@ describe('a check of a text', () => {
 describe('a check of claims', () => {
   it('checks each item as one claim, as it stands, in the order sent', async () => {
     const claims = [
-      { text: 'The Kestrel Lane treatment works in Eastmere opened on 28 May 2025 and can treat 40 million litres a day.', source_url: 'https://brightwater-utilities.example/news/kestrel-lane-opens' },
+      // Since method 1.1 a claim's figures are confirmed only by its figures: the sample pack's independent
+      // sources report the opening, not the capacity, so the claim is sent without it.
+      { text: 'The Kestrel Lane treatment works in Eastmere opened on 28 May 2025.', source_url: 'https://brightwater-utilities.example/news/kestrel-lane-opens' },
       // Not a sentence the extract stage would keep (too short): sent as a claim, it is still checked.
       { text: 'Bills fell.' },
       { text: 'We will connect 10,000 homes to the Eastmere district heating network by December 2027.' },
