@@ -56,7 +56,7 @@ export function namesIn(sentence: string): NameSpan[] {
  * ("About one household in thirty used a food bank"): a passage that names
  * nobody may bear on it too, but never one about someone else.
  */
-export type Actors = { names: string[][]; surnames: string[]; impersonal: boolean; speaker?: string[][] };
+export type Actors = { names: string[][]; surnames: string[]; impersonal: boolean; speaker?: string[][]; places?: string[][] };
 
 /** Token sequences of names, with a leading "the" and a title dropped ("Dr Ashcombe" → "ashcombe"). */
 function forms(names: readonly string[]): string[][] {
@@ -132,16 +132,19 @@ export function claimActors(quote: string, speaker: SubjectLike): Actors {
   const firstPerson = /\b(we|our|ours|us|i|my|me|i'm|i've|i'd|we're|we've|we'll|i'll)\b/i.test(content);
   const plural = /\b(we|our|ours|us|we're|we've|we'll)\b/i.test(content);
   const namesSpeaker = named.length > others.length;
+  // "She added that the company had paid…": reported speech that refers to the speaker's body by a generic noun.
+  const refersToBody = new RegExp(`\\b(?:the|its|their)\\s+(?:${BODY_NOUNS})\\b`, 'i').test(content);
   const names: string[][] = [];
-  if (firstPerson || namesSpeaker || others.length === 0) {
+  if (firstPerson || namesSpeaker || others.length === 0 || refersToBody) {
     names.push(...ownForms);
-    if (speaker.kind === 'person' && (plural || others.length === 0)) names.push(...forms(affiliationsOf(speaker.description)));
+    if (speaker.kind === 'person' && (plural || others.length === 0 || refersToBody)) names.push(...forms(affiliationsOf(speaker.description)));
   }
   names.push(...forms(others.map((n) => n.text)));
   // The places a claim names are part of what it is about ("unemployment in Eastmere"): a source about
   // the place, naming no one else, bears on it.
-  names.push(...forms(namesIn(quote).filter((n) => n.place).map((n) => n.text)));
-  return { names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0, speaker: ownForms };
+  const places = forms(namesIn(quote).filter((n) => n.place).map((n) => n.text));
+  return {
+    places, names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0, speaker: ownForms };
 }
 
 export type About = 'actor' | 'other' | 'none';
@@ -157,13 +160,14 @@ export function isActorName(name: string, actors: Actors): boolean {
 /** What one sentence is about, from its own names: the actors, someone else, or nobody named. */
 export function sentenceAbout(sentence: string, actors: Actors): About {
   const names = namesIn(sentence);
-  const who = names.filter((n) => !n.place);
-  if (who.some((n) => isActorName(n.text, actors))) return 'actor';
+  // The claim's subject named anywhere ("at Orrin Foods bakeries" reads like a place, and is still theirs).
+  if (names.some((n) => isActorName(n.text, actors))) return 'actor';
   // Someone else named (a body or person, not a place, not a sentence's first word alone) makes it theirs.
-  const whoElse = who.filter((n) => !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  const places = { names: actors.places ?? [], surnames: [], impersonal: false };
+  const whoElse = names.filter((n) => !n.place && !isActorName(n.text, places) && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
   if (whoElse.length) return 'other';
-  // Otherwise a place the claim names ("in Eastmere") ties it to the claim.
-  return names.some((n) => n.place && isActorName(n.text, actors)) ? 'actor' : 'none';
+  // Otherwise a place the claim names ("in Eastmere", "Eastmere's rate") ties it to the claim.
+  return names.some((n) => isActorName(n.text, places)) ? 'actor' : 'none';
 }
 
 /**

@@ -152,7 +152,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const figuresStated = claim.claim_type !== 'factual' || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
-  const claimNegative = actions.negative || NEGATIVE_CLAIM.test(claim.quote.replace(BOUNDS, ' '));
+  const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));
   // Confirming a factual claim in words takes most of what it is about, not two words of it.
   const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(Math.min(2, nouns.size), Math.ceil(0.6 * nouns.size));
   for (const u of uses) {
@@ -209,6 +209,8 @@ function movedNoun(quote: string): { noun: string; dir: 1 | -1 } | null {
 
 // Bounds are not denials: "no more than 3%" limits a figure.
 const BOUNDS = /\b(no|not)\s+(more|less|fewer|higher|lower|greater)\s+than\b|\bno\s+(later|earlier|sooner)\s+than\b/gi;
+// "did not rise", "not one … had closed", "never": the claim denies its deed ("households left without water" does not).
+const NEGATED_PREDICATE = /\b(?:not|never|no longer|none of|not one|no one|nobody)\b|n['’]t\b/i;
 // "did not rise", "not one … had closed", "no … since", "never": the claim denies something.
 const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['’]t\b/i;
 
