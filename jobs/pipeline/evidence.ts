@@ -77,10 +77,10 @@ function bears(x: Scored | undefined): x is Scored {
  * claim too (so "opened in May. The second will not open until 2026." stays whole).
  * Sentences in `skip` (the subject's own words, quoted) are never chosen.
  */
-export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = ''): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = '', publisher = ''): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
   const scored: Scored[] = [];
   const spans = sentenceSpans(text);
-  const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors).slice(1) : null;
+  const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors, publisher).slice(1) : null;
   for (const [k, s] of spans.entries()) {
     const sentence = text.slice(s.start, s.end);
     if (grounded && !grounded[k]) continue;
@@ -193,7 +193,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
     // Up to two passages a document: a table gives one row for each of two clubs, a report two findings.
     const skip = [...own];
     for (let k = 0; k < 2; k++) {
-    const passage = bestPassage(ct, doc.text, skip, actors, doc.title);
+    const passage = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher);
     if (!passage) break;
     skip.push(passage.quote);
     items.push({

@@ -158,8 +158,10 @@ export function isActorName(name: string, actors: Actors): boolean {
 }
 
 /** What one sentence is about, from its own names: the actors, someone else, or nobody named. */
-export function sentenceAbout(sentence: string, actors: Actors): About {
-  const names = namesIn(sentence);
+export function sentenceAbout(sentence: string, actors: Actors, publisher = ''): About {
+  // The document's own publisher named in it is its narrator ("The Agency advises…"), not someone else.
+  const pub = { names: publisher ? forms([publisher]) : [], surnames: [], impersonal: false };
+  const names = namesIn(sentence).filter((n) => !(pub.names.length && isActorName(n.text, pub) && !isActorName(n.text, actors)));
   // The claim's subject named anywhere ("at Orrin Foods bakeries" reads like a place, and is still theirs).
   if (names.some((n) => isActorName(n.text, actors))) return 'actor';
   // Someone else named (a body or person, not a place, not a sentence's first word alone) makes it theirs.
@@ -174,13 +176,13 @@ export function sentenceAbout(sentence: string, actors: Actors): About {
  * For each sentence of a document (in order), whether it is about the actors:
  * by its own names, else by the last sentence before it that named someone.
  */
-export function groundSentences(sentences: readonly string[], actors: Actors): boolean[] {
+export function groundSentences(sentences: readonly string[], actors: Actors, publisher = ''): boolean[] {
   let carried: About = 'none';
   // A heading that names someone ("Common Larder Network (registered charity 1188420)", "Severnmoor Water")
   // makes the lines under it theirs until the next heading.
   let section: About = 'none';
   return sentences.map((s) => {
-    const about = sentenceAbout(s, actors);
+    const about = sentenceAbout(s, actors, publisher);
     if (isHeading(s)) section = about;
     // Only a sentence that names someone changes whom "the company" or "it" refers back to.
     if (about !== 'none') carried = about;
