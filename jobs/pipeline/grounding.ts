@@ -154,7 +154,9 @@ export function isActorName(name: string, actors: Actors): boolean {
   const t = words(name.replace(TITLES, ''));
   const tt = t[0] === 'the' && t.length > 1 ? t.slice(1) : t;
   if (tt.length === 0) return false;
-  return actors.names.some((f) => containsSeq(tt, f) || (tt.length >= 2 && containsSeq(f, tt))) || actors.surnames.some((s) => tt.at(-1) === s);
+  // A body is also called by the first word of its name ("Corvale" for "Corvale Transit Authority").
+  return actors.names.some((f) => containsSeq(tt, f) || (tt.length >= 2 && containsSeq(f, tt)) || (tt.length === 1 && f.length >= 2 && f[0] === tt[0] && tt[0]!.length >= 4))
+    || actors.surnames.some((s) => tt.at(-1) === s);
 }
 
 /** What one sentence is about, from its own names: the actors, someone else, or nobody named. */

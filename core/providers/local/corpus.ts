@@ -32,7 +32,7 @@ export function toKnownSubject(r: SubjectRow, today = new Date().toISOString().s
   return {
     subject_id: r.id, name: r.name, kind: r.kind, aliases: r.aliases, description: r.description, public_figure: r.public_figure,
     offices: r.offices, serving_politician: holdsOfficeOn(r.offices, today), urls: r.urls, handles: r.handles, demo: r.demo,
-    sample: r.sample === true || /^SAMPLE DATA\b/.test(r.description ?? ''),
+    ...(r.sample === true || /^SAMPLE DATA\b/.test(r.description ?? '') ? { sample: true } : {}),
   };
 }
 
@@ -77,7 +77,10 @@ export function localProviders(db: Queryable): Providers {
     name: 'local',
     async fetch(url) {
       const { rows } = await db.query<DocRow>("SELECT url, title, publisher, published, speakers, text, (extra->>'sample') = 'true' AS sample FROM documents WHERE url = $1", [url]);
-      return rows[0] ?? null;
+      const row = rows[0];
+      if (!row) return null;
+      const { sample, ...doc } = row;
+      return sample ? { ...doc, sample: true } : doc;
     },
   };
 
@@ -107,7 +110,7 @@ export function localProviders(db: Queryable): Providers {
           ORDER BY published DESC NULLS LAST, url LIMIT $2`,
         [keys, opts.limit],
       );
-      return rows as FetchedDocument[];
+      return rows.map(({ sample, ...doc }) => (sample ? { ...doc, sample: true } : doc));
     },
   };
 
