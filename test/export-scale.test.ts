@@ -54,7 +54,7 @@ async function exportCounting(query: string) {
     lines += parts.length;
     // Keep only ids, not lines: enough to show every claim came, once.
     for (const p of parts) {
-      const m = /"claim_id":"(clm_exp\d+)"|^(?:[^,]*,){4}(clm_exp\d+),/.exec(p);
+      const m = /"claim_id":"(clm_exp\d+)"|^(?:[^,]*,){5}(clm_exp\d+),/.exec(p); // claim_id is the sixth column, after report_topic
       if (m) claimIds.add(m[1] ?? m[2]!);
     }
   }
