@@ -171,7 +171,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   const onTrack = /\b(on track|on course|set|due|poised|going)\s+to\s+(\w+)/i.exec(sentence);
   if (onTrack && !isForecastVerb(doc) && body && self && !LEVEL_VERBS.has(parse(onTrack[2]!).compute('root').json()[0]?.terms?.[0]?.root ?? onTrack[2]!.toLowerCase())) return 'promise';
   if (isForecastVerb(doc) || hasAny(doc, M.likely)) {
-    if (body && self && !predictWord) return 'guidance';
+    // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
+    const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
+    if (body && self && !predictWord && !wide) return 'guidance';
     if (body && /\b(is|are|was|were)\s+(expected|forecast|projected|anticipated)\s+to\b/i.test(sentence) && !predictWord && context.own_document) return 'guidance';
     return 'prediction';
   }
