@@ -44,6 +44,8 @@ export function namesIn(sentence: string): NameSpan[] {
     while (parts.length && (NOT_NAMES.has(parts.at(-1)!.toLowerCase()) || LOWER_INSIDE.has(parts.at(-1)!))) parts.pop();
     if (parts.length === 0) continue;
     text = parts.join(' ');
+    // A label's word ("Category 1", "Scope 2", "Phase 3") is not a name.
+    if (parts.length === 1 && /^\s+\d/.test(sentence.slice(start + text.length))) continue;
     const before = sentence.slice(0, start);
     const initial = /^[\s"“‘'(\[\-–—*•]*$/.test(before) || /[:.!?|\]]["”’']?\s*$/.test(before);
     out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before), initial });

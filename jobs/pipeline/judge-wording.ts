@@ -149,6 +149,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);
   // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
+  // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done in words).
   const figuresStated = claim.claim_type !== 'factual' || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
