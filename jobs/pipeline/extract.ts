@@ -2,6 +2,7 @@ import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { readCues } from './classify.ts';
 import { isOwnPublication } from '../../core/research/rules.ts';
+import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "extract": the checkable sentences a subject speaks in one document,
@@ -134,7 +135,7 @@ function personIn(sentence: string, speakers: readonly string[]): string | null 
 }
 
 /** Split a document into stretches, each with who said it and how we know. */
-function attribute(text: string, isSubject: (t: string) => boolean, speakers: readonly string[], ownPublication: boolean): Unit[] {
+function attribute(text: string, isSubject: (t: string) => boolean, speakers: readonly string[], ownPublication: boolean, speaksForMany = true): Unit[] {
   const units: Unit[] = [];
   let last: Speaker | null = null;
   let transcript: Speaker | null = null;
@@ -152,7 +153,8 @@ function attribute(text: string, isSubject: (t: string) => boolean, speakers: re
     if (isLabel && label) {
       // In the subject's own transcript (an investor call, say) its people speak for it; interviewers do not.
       const otherSpeaker = speakers.some((sp) => !isSubject(sp) && containsSeq(tokens(labelText), tokens(sp)));
-      const ownVoice = ownPublication && !ROLE_LABELS.has(labelText.toLowerCase()) && !otherSpeaker;
+      // A body's people speak for it; a person's co-host or guest on their own show does not speak for them.
+      const ownVoice = speaksForMany && ownPublication && !ROLE_LABELS.has(labelText.toLowerCase()) && !otherSpeaker;
       transcript = { kind: 'named', isSubject: isSubject(labelText) || ownVoice };
       last = transcript;
       units.push({ start: start + label[0].length, end: start + line.length, speaker: transcript, how: 'transcript' });
@@ -250,7 +252,7 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   // or instruction to customers ("customers can claim a refund"), an opinion or an aim with no figure to
   // check ("I'm proud of how we executed in 2024"), and a line with no verb (a dateline, a heading).
   if (cues.hedge || isOffer(sentence)) return false;
-  if ((cues.opinion || cues.vague) && figures.every((f) => f.unit === 'count' && /^(19|20)\d\d$/.test(f.text))) return false;
+  if ((cues.opinion || cues.vague) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
   if (!doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
   const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
   const self = selfNames.map((n) => tokens(n).join(' '));
@@ -294,7 +296,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   if (others.length === doc.speakers.length) return [];
   const isSubject = subjectMatcher(subject, others);
   const ownPublication = isOwnPublication(doc, subject);
-  const units = attribute(doc.text, isSubject, doc.speakers, ownPublication);
+  const units = attribute(doc.text, isSubject, doc.speakers, ownPublication, subject.kind !== 'person');
   const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);
   // A third party's article naming the subject as sole speaker still speaks in its own voice
   // around the quotes; only when nothing is attributed do the plain sentences become the subject's.
