@@ -3,7 +3,7 @@ import { KEYS_CHANNEL, KeyCache } from '../core/key-cache.ts';
 import { ChangeFeed } from '../core/db/change-feed.ts';
 import { REPORTS_CHANNEL, SUBJECTS_CHANNEL, StoredReports, rememberingKnowledge } from '../core/reports/stored.ts';
 import type { AppContext, RouteContext } from './context.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { FailedKeyThrottle, authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler, errorsPlugin } from './plugins/errors.ts';
 import { logSerializers } from './logging.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
@@ -19,7 +19,16 @@ import { labelRoutes } from './routes/labels.ts';
 import { publishRoutes } from './routes/publish.ts';
 import { demoRoutes } from './routes/demo.ts';
 import { mcpRoutes } from './routes/mcp.ts';
-import { siteRoutes, siteStaticPlugin } from './routes/site.ts';
+import { SITE_PATHS, siteRoutes, siteStaticPlugin } from './routes/site.ts';
+import { AllowedMethods, dotSegmentsPlugin } from './plugins/paths.ts';
+import { problemRoutes } from './routes/problems.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The change feed behind the app's caches (keys, stored reports, subjects). */
+    changes: ChangeFeed;
+  }
+}
 
 export type BuildOptions = {
   /** A pino logger; none (silent) when left out, as in most tests. */
@@ -39,6 +48,7 @@ export function allRoutes(ctx: RouteContext): AnyRoute[] {
     ...publishRoutes(ctx),
     ...demoRoutes(ctx),
     ...mcpRoutes(ctx),
+    ...problemRoutes(ctx),
   ];
 }
 
@@ -67,8 +77,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     trustProxy: ctx.config.trustProxy,
     // Request ids for log lines and 500 answers; never derived from the client.
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}`,
-    // Long path ids reach validation (422 naming the limit) instead of the router's bare 414.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2000 },
+    // Every path id reaches validation (422 naming its limit): the router's own
+    // limit is set past anything Node lets through (a request line longer than
+    // its 16 KB header limit gets 431), since a parameter over it would make
+    // the route not match at all (a 404 that says nothing of the id).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1_000_000 },
     // A path with broken percent-encoding is a bad parameter: the spec's 422 body.
     frameworkErrors: (_err, _req, reply) => {
       const body = { detail: [{ loc: ['path'], msg: 'The path is not a valid URL (bad percent-encoding)', type: 'url_parsing' }] };
@@ -79,14 +92,19 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   await securityHeadersPlugin()(app);
-  await errorsPlugin(app);
+  // Filled once the routes are known (below), read by the 404/405 handler.
+  const allowed = new AllowedMethods();
+  await errorsPlugin(app, allowed);
+  await dotSegmentsPlugin(app);
   // One LISTEN connection feeds every cache in front of the database.
   const feed = new ChangeFeed(ctx.databaseUrl, [KEYS_CHANNEL, REPORTS_CHANNEL, SUBJECTS_CHANNEL]);
   const keys = new KeyCache(ctx.pool, feed);
   const live: RouteContext = { ...ctx, knowledge: rememberingKnowledge(ctx.knowledge, feed), reports: new StoredReports(ctx.pool, feed) };
   await feed.start();
   app.addHook('onClose', () => feed.close());
-  await authPlugin(keys)(app);
+  // For tests and tools that change rows and then read through a cache: `await app.changes.settled()`.
+  app.decorate('changes', feed);
+  await authPlugin(keys, new FailedKeyThrottle(ctx.config.authFailuresPerMinute))(app);
   const limiter = createLimiter({ perMinute: ctx.config.rateLimitPerMinute, store: ctx.config.rateLimitStore, pool: ctx.pool });
   await rateLimitPlugin(limiter, ctx.config.rateLimitPerMinute)(app);
 
@@ -105,7 +123,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       handler: async () => document,
     }),
   );
-  for (const route of [...routes, ...documentRoutes]) registerRoute(app, route);
+  for (const route of [...routes, ...documentRoutes]) {
+    registerRoute(app, route);
+    // A route declared only to refuse (GET /mcp: 405) does not make its method allowed.
+    if (Object.keys(route.responses).some((status) => Number(status) < 400)) allowed.add(route.method, route.url);
+  }
+  // The static site answers GET (and HEAD) at every path outside /v1 and /mcp.
+  allowed.add('GET', SITE_PATHS);
   // The public static site at / (last: its catch-all yields to every route above).
   await siteStaticPlugin(ctx)(app);
   return app;

@@ -2,7 +2,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { z } from 'zod';
 import type { Config } from '../core/config.ts';
 import { ProblemSchema, ValidationErrorSchema } from '../core/schemas/common.ts';
-import { MAX_PAGE_SIZE } from '../core/schemas/common.ts';
+import { MAX_PAGE_SIZE, RESPONSES_INLINE } from '../core/schemas/common.ts';
 import { MAX_JSON_DEPTH } from './json-depth.ts';
 import type { AnyRoute } from './route.ts';
 
@@ -40,11 +40,15 @@ function responsesOf(route: AnyRoute, config: Config): ZodOpenApiResponsesObject
   }
   if (route.auth) {
     out['401'] = problem('The API key is missing, unknown or revoked. Send it as `Authorization: Bearer <key>`.');
+    // A route's own reasons for a 429 (a quota of its own) come after the ones every keyed route shares.
+    const own = route.responses[429]?.description;
     out['429'] = {
       ...problem(
-        route.startsJobs
+        (route.startsJobs
           ? `Over ${config.rateLimitPerMinute} requests a minute for this key, or over ${config.dailyJobLimit} report and check jobs today. Wait \`Retry-After\` seconds. Stored reports are not affected by the job limit.`
-          : `Over ${config.rateLimitPerMinute} requests a minute for this key. Wait \`Retry-After\` seconds.`,
+          : `Over ${config.rateLimitPerMinute} requests a minute for this key. Wait \`Retry-After\` seconds.`) +
+          ` Also, before any key is looked up, to an address that sent over ${config.authFailuresPerMinute} requests with an unknown or revoked key this minute (\`/problems/auth-failures\`).` +
+          (own ? ` ${own}` : ''),
       ),
       headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' as const } }, ...rateHeaders },
     };
@@ -96,12 +100,15 @@ export function buildOpenApi(routes: AnyRoute[], config: Config): Record<string,
       description: [
         'Reliability scores for public figures, organisations and outlets, with every claim, fixed test, piece of evidence and verdict behind the number.',
         '',
-        'Authentication: every path under /v1 and /mcp needs `Authorization: Bearer <key>`. Public: /health, /openapi.json and /developers/openapi.json.',
+        'Authentication: every path under /v1 and /mcp needs `Authorization: Bearer <key>`. Public: /health, /openapi.json, /developers/openapi.json and the problem type pages under /problems.',
         `Limits: ${config.rateLimitPerMinute} requests a minute per key; ${config.dailyJobLimit} report and check jobs a day per key (UTC days); request bodies up to ${config.bodyLimitBytes} bytes; a daily spending ceiling of ${config.dailySpendLimitUsd} USD past which new jobs get 503.`,
         `Requests: a JSON body may nest objects and arrays at most ${MAX_JSON_DEPTH} levels deep (the body itself is level 1); a deeper one gets 422 \`json_invalid\` with \`ctx.max_depth\` before it is parsed. A request must arrive whole within ${config.requestTimeoutMs} ms and its headers within ${config.headersTimeoutMs} ms; past either it gets a 408 problem and the connection is closed.`,
         `Paging: lists take \`page\` (from 1) and \`page_size\` (1 to ${MAX_PAGE_SIZE}, default 50) and answer with a \`paging\` object {page, page_size, total, total_pages}.`,
         'Text: NUL characters are removed, and lone UTF-16 surrogates replaced by U+FFFD, in every string of a request before it is validated.',
-        'Errors: 422 carries the validation body {detail: [{loc, msg, type, input?, ctx?}]}; `input` is the value as sent when short, else cut at 200 characters (an object or array as its JSON text, cut, ending in `…`). Every other error is an RFC 9457 problem (application/problem+json).',
+        'Errors: 422 carries the validation body {detail: [{loc, msg, type, input?, ctx?}]}; `input` is the value as sent when short, else cut at 200 characters (an object or array as its JSON text, cut, ending in `…`). Every other error is an RFC 9457 problem (application/problem+json) whose `type` is a path on this service, `/problems/<code>`: a public HTML page saying what the problem means and what to do (`/problems` lists them all).',
+        `Keys: an address (an IPv6 one by its /64) may send ${config.authFailuresPerMinute} requests a minute with a well-formed key that is unknown or revoked; past that it gets 429 \`auth-failures\` with Retry-After before any key is looked up. A key just made works at once, a revoked one stops at once.`,
+        'Methods and paths: a path that exists asked with a method it does not answer gets 405 `method-not-allowed` with an `Allow` header; a method HTTP does not know, 501 `method-not-implemented`; a path with a dot segment (`.` or `..`, plain or percent-encoded), 400 `bad-request`; a path id over its limit, the 422 naming the limit; bytes that are not well-formed HTTP (a Content-Length shorter than the body, Content-Length with Transfer-Encoding), 400 `bad-request` and the connection is closed.',
+        `Replies: a Claim carries its ${RESPONSES_INLINE} newest replies, newest first, with \`responses_total\` and \`responses_url\` (GET /v1/claims/{claim_id}/responses, paged). A claim takes at most ${config.responseLimits.perClaim} replies (409 \`claim-replies-full\`); a key may send ${config.responseLimits.perKeyPerClaimPerDay} to one claim and ${config.responseLimits.perKeyPerDay} in all per UTC day (429 \`reply-limit\`).`,
         'Review: every score and verdict is `machine-generated, unreviewed` until a person reviews it; show that label with it.',
       ].join('\n'),
     },

@@ -1,26 +1,12 @@
 import type { FastifyReply } from 'fastify';
-
-/** Titles of the problem types the service uses, by HTTP status. */
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not found',
-  405: 'Method not allowed',
-  408: 'Request timeout',
-  409: 'Conflict',
-  413: 'Request body too large',
-  415: 'Unsupported media type',
-  429: 'Too many requests',
-  431: 'Request headers too large',
-  500: 'Internal error',
-  501: 'Not built yet',
-  503: 'Service unavailable',
-};
+import { PROBLEM_TYPES, problemTypeUri, type ProblemCode } from '../core/problems.ts';
 
 export type ProblemInit = {
   status: number;
-  code: string;
+  /** The problem type: its title comes from core/problems.ts, and `/problems/<code>` explains it. */
+  code: ProblemCode;
+  /** Defaults to the type's own title (core/problems.ts); RFC 9457 keeps a type's title the same on every occurrence. */
+  title?: string;
   detail: string;
   instance?: string;
   extra?: Record<string, unknown>;
@@ -29,13 +15,27 @@ export type ProblemInit = {
 
 export function problemBody(p: ProblemInit): Record<string, unknown> {
   return {
-    type: `/problems/${p.code}`,
-    title: TITLES[p.status] ?? 'Error',
+    type: problemTypeUri(p.code),
+    title: p.title ?? PROBLEM_TYPES[p.code].title,
     status: p.status,
     detail: p.detail,
     ...(p.instance ? { instance: p.instance } : {}),
     ...p.extra,
   };
+}
+
+/** The problem code of a client error known only by its status (a plugin's or Fastify's own). */
+const CODES: Record<number, ProblemCode> = {
+  400: 'bad-request', 403: 'forbidden', 404: 'not-found', 405: 'method-not-allowed', 406: 'not-acceptable',
+  411: 'length-required', 414: 'uri-too-long', 415: 'unsupported-media-type',
+};
+export function codeForStatus(status: number): ProblemCode {
+  return CODES[status] ?? 'client-error';
+}
+
+/** A path as a problem's detail may quote it: at most 200 characters, then `…`. */
+export function quotedPath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
 export function sendProblem(reply: FastifyReply, p: ProblemInit): FastifyReply {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorForLog } from './logging.ts';
-import { clip } from './validation.ts';
+import { z } from 'zod';
+import { clip, toValidationItems } from './validation.ts';
 
 describe('clip: the input echoed in a 422', () => {
   it('gives short values back as they are', () => {
@@ -41,5 +42,22 @@ describe('errorForLog', () => {
     expect(errorForLog(err)).toEqual({ type: 'RangeError', code: 'E_X', statusCode: 422, message: 'Maximum call stack size exceeded' });
     expect(JSON.stringify(errorForLog(err))).not.toMatch(/stack"|at f|SELECT/);
     expect(errorForLog({ code: 'ECONNRESET' })).toEqual({ code: 'ECONNRESET' });
+  });
+});
+
+describe('toValidationItems: the type of each 422 item', () => {
+  const schema = z.object({ verdict: z.enum(['true', 'false']), either: z.union([z.string(), z.number()]), name: z.string() });
+  const types = (value: unknown) => {
+    const r = schema.safeParse(value, { reportInput: true });
+    return r.success ? [] : toValidationItems('body', r.error.issues, value).map((i) => `${i.loc.join('.')}:${i.type}`).sort();
+  };
+
+  it('calls a field left out `missing`, whatever its schema (an enum, a union, a string)', () => {
+    expect(types({})).toEqual(['body.either:missing', 'body.name:missing', 'body.verdict:missing']);
+  });
+
+  it('calls a field sent with a wrong value by what is wrong with it, null included', () => {
+    expect(types({ verdict: 'maybe', either: true, name: 1 })).toEqual(['body.either:union_error', 'body.name:string_type', 'body.verdict:enum']);
+    expect(types({ verdict: null, either: null, name: null })).toEqual(['body.either:union_error', 'body.name:string_type', 'body.verdict:enum']);
   });
 });

@@ -118,9 +118,14 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function describe(issue: z.core.$ZodIssue, input: unknown): { type: string; msg: string; ctx?: Record<string, unknown> } {
+  // A required field left out is `missing`, whatever its schema (zod reports an
+  // absent enum as a wrong value, an absent union as matching no form). JSON has
+  // no undefined, so undefined input at a field's path means the field is absent.
+  if (input === undefined && issue.path.length > 0 && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code)) {
+    return { type: 'missing', msg: 'Field required' };
+  }
   switch (issue.code) {
     case 'invalid_type': {
-      if (input === undefined) return { type: 'missing', msg: 'Field required' };
       const [type, msg] = TYPE_NAMES[issue.expected] ?? [`${issue.expected}_type`, `Input should be a valid ${issue.expected}`];
       return { type, msg };
     }

@@ -45,6 +45,12 @@ const EnvSchema = z.object({
   RATE_LIMIT_STORE: z.preprocess(emptyToUndefined, z.enum(['memory', 'postgres']).optional()),
   DAILY_JOB_LIMIT: intFrom(20, 1, 1_000_000),
   DAILY_SPEND_LIMIT_USD: z.coerce.number().min(0).max(1_000_000).default(10),
+  // Replies to claims (POST /v1/responses): bounded per claim, and per key per UTC day.
+  RESPONSES_PER_CLAIM: intFrom(50, 1, 100_000),
+  RESPONSES_PER_KEY_PER_CLAIM_PER_DAY: intFrom(3, 1, 100_000),
+  RESPONSES_PER_KEY_PER_DAY: intFrom(100, 1, 1_000_000),
+  // Requests with an unknown or revoked key, per client address and minute, before 429.
+  AUTH_FAILURES_PER_MINUTE: intFrom(60, 1, 1_000_000),
   BODY_LIMIT_BYTES: intFrom(262_144, 1024, 50 * 1024 * 1024),
   SHUTDOWN_TIMEOUT_MS: intFrom(10_000, 100, 600_000),
   // A request must arrive whole within these (a body or headers that never end hold a connection).
@@ -108,6 +114,10 @@ export type Config = Readonly<{
   rateLimitStore: 'memory' | 'postgres';
   dailyJobLimit: number;
   dailySpendLimitUsd: number;
+  /** Caps on replies to claims (core/responses.ts): in total per claim (409 past it), per key and claim per UTC day, per key per UTC day (429). */
+  responseLimits: Readonly<{ perClaim: number; perKeyPerClaimPerDay: number; perKeyPerDay: number }>;
+  /** Requests with a well-formed but unknown or revoked key one client address may make a minute; past it 429 (api/plugins/auth.ts). */
+  authFailuresPerMinute: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
   /** Time allowed to receive a whole request, headers and body; past it the connection gets 408 and is closed. */
@@ -207,6 +217,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitStore: e.RATE_LIMIT_STORE ?? (e.ROLE === 'all' ? 'memory' : 'postgres'),
     dailyJobLimit: e.DAILY_JOB_LIMIT,
     dailySpendLimitUsd: e.DAILY_SPEND_LIMIT_USD,
+    responseLimits: Object.freeze({
+      perClaim: e.RESPONSES_PER_CLAIM,
+      perKeyPerClaimPerDay: e.RESPONSES_PER_KEY_PER_CLAIM_PER_DAY,
+      perKeyPerDay: e.RESPONSES_PER_KEY_PER_DAY,
+    }),
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

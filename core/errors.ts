@@ -4,12 +4,15 @@
  * Messages are written for the caller: they say what to do next, and never
  * carry SQL, stack traces or keys.
  */
+import type { ProblemCode } from './problems.ts';
+
 export class DomainError extends Error {
   readonly status: number;
-  readonly code: string;
+  /** The problem type (core/problems.ts): the body's `type` is `/problems/<code>`, a page that explains it. */
+  readonly code: ProblemCode;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
-  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(status: number, code: ProblemCode, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     super(message);
     this.status = status;
     this.code = code;
@@ -36,9 +39,9 @@ export class UnauthorizedError extends DomainError {
   }
 }
 
-/** 429: the per-minute rate or the day's job quota is used up. */
+/** 429: the per-minute rate, the day's job or reply quota, or the address's unknown-key attempts are used up. */
 export class LimitError extends DomainError {
-  constructor(code: 'rate-limited' | 'job-limit', message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
+  constructor(code: 'rate-limited' | 'job-limit' | 'reply-limit' | 'auth-failures', message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
     super(429, code, message, { retry_after: retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds), ...headers });
   }
 }

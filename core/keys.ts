@@ -21,6 +21,11 @@ export function keyDigestHex(key: string): string {
   return hash('sha256', key, 'hex');
 }
 
+/** Whether a token has the form of a key at all: anything else is refused without a query. */
+export function isWellFormedKey(token: string): boolean {
+  return KEY_PATTERN.test(token);
+}
+
 export function newKey(): string {
   return PREFIX + randomBytes(32).toString('base64url');
 }
@@ -51,6 +56,8 @@ export async function listKeys(db: Queryable): Promise<ApiKey[]> {
 export async function revokeKey(db: Queryable, name: string): Promise<boolean> {
   // One statement: the NOTIFY is delivered when the revocation commits, and
   // every API process's key cache forgets what it holds (core/key-cache.ts).
+  // (Migration 013's trigger sends it too, for every write to api_keys;
+  // PostgreSQL folds the two into one notice.)
   const { rows } = await db.query<{ n: number }>(
     `WITH revoked AS (
        UPDATE api_keys SET revoked_at = now() WHERE name = $1 AND revoked_at IS NULL RETURNING id
@@ -67,7 +74,7 @@ export async function revokeKey(db: Queryable, name: string): Promise<boolean> {
  * digests are compared once more in constant time all the same.
  */
 export async function verifyKey(db: Queryable, token: string): Promise<{ id: number; name: string } | undefined> {
-  if (!KEY_PATTERN.test(token)) return undefined;
+  if (!isWellFormedKey(token)) return undefined;
   const digest = hashKey(token);
   const { rows } = await db.query<{ id: number; name: string; key_hash: Buffer }>(
     'SELECT id, name, key_hash FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',

@@ -4,6 +4,7 @@ import type { Queryable } from './db/pool.ts';
 import { NotFoundError } from './errors.ts';
 import { REVIEW_LABEL } from './method/outcomes.ts';
 import { latestReport } from './reports/repository.ts';
+import { pagingOf } from './schemas/common.ts';
 import type { LabelRequest } from './schemas/requests.ts';
 import type { Label, LabelQueueItem } from './schemas/resources.ts';
 
@@ -20,6 +21,8 @@ import type { Label, LabelQueueItem } from './schemas/resources.ts';
  * The evidence is the judges' input, not their output: it was chosen before
  * they read it, and is shown in the evidence stage's own order.
  */
+
+type Page = { page: number; pageSize: number };
 
 type LabelRow = {
   claim_id: string; subject_id: string; verdict: Label['verdict']; on_time: boolean | null; note: string | null;
@@ -77,31 +80,53 @@ async function demoOutcome(db: Queryable, claimId: string) {
   return rows[0] ?? null;
 }
 
-/** GET /v1/labels: the caller's own labels, oldest first, optionally for one subject. */
+const OWN_LABELS = 'FROM labels WHERE key_id = $1 AND ($2::text IS NULL OR subject_id = $2)';
+
+/** GET /v1/labels?format=csv: every one of the caller's own labels, oldest first, optionally for one subject. */
 export async function listLabels(db: Queryable, keyId: number, subjectId?: string): Promise<Label[]> {
-  const { rows } = await db.query<LabelRow>(
-    `SELECT ${LABEL_COLUMNS} FROM labels WHERE key_id = $1 AND ($2::text IS NULL OR subject_id = $2)
-      ORDER BY labelled_at, claim_id`,
-    [keyId, subjectId ?? null],
-  );
+  const { rows } = await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} ${OWN_LABELS} ORDER BY labelled_at, claim_id`, [keyId, subjectId ?? null]);
   return rows.map(labelOut);
 }
 
-/** GET /v1/labels/claims: the subject's researched claims, blind until the caller has labelled each. */
-export async function labelQueue(db: Queryable, keyId: number, subjectId: string) {
+/** GET /v1/labels: one page of the caller's own labels, in the same order. */
+export async function labelsPage(db: Queryable, keyId: number, subjectId: string | undefined, page: Page) {
+  const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n ${OWN_LABELS}`, [keyId, subjectId ?? null])).rows[0]!.n;
+  const { rows } = await db.query<LabelRow>(
+    `SELECT ${LABEL_COLUMNS} ${OWN_LABELS} ORDER BY labelled_at, claim_id LIMIT $3 OFFSET $4`,
+    [keyId, subjectId ?? null, page.pageSize, (page.page - 1) * page.pageSize],
+  );
+  return { labels: rows.map(labelOut), paging: pagingOf(page.page, page.pageSize, total) };
+}
+
+/**
+ * The queue's claims: those of the subject's latest report in its order, then
+ * its demo claims, newest said first. A claim in both is listed once, where it
+ * first stands.
+ */
+const QUEUE_SQL = `WITH q AS (
+    SELECT c.claim_id, c.data, 0 AS part, c.position AS pos, NULL::text AS said FROM claims c WHERE c.report_id = $1
+    UNION ALL
+    SELECT d.claim_id, d.data, 1, 0, d.data->>'said_on' FROM demo_claims d WHERE d.subject_id = $2
+  ), queue AS (
+    SELECT DISTINCT ON (claim_id) claim_id, data, part, pos, said FROM q ORDER BY claim_id, part, pos, said DESC NULLS LAST
+  )`;
+
+/** GET /v1/labels/claims: one page of the subject's researched claims, blind until the caller has labelled each. */
+export async function labelQueue(db: Queryable, keyId: number, subjectId: string, page: Page) {
   const subject = await db.query('SELECT 1 FROM subjects WHERE id = $1', [subjectId]);
   if (subject.rowCount === 0) throw new NotFoundError(`No subject ${subjectId}. Find subjects with GET /v1/subjects or POST /v1/subjects/resolve.`);
   const report = await latestReport(db, subjectId);
-  const { rows } = await db.query<{ data: ClaimData }>(
-    `SELECT data FROM (
-       SELECT c.claim_id, c.data, 0 AS part, c.position AS pos, NULL::text AS said FROM claims c WHERE c.report_id = $1
-       UNION ALL
-       SELECT d.claim_id, d.data, 1, 0, d.data->>'said_on' FROM demo_claims d WHERE d.subject_id = $2
-     ) q ORDER BY part, pos, said DESC NULLS LAST, claim_id`,
-    [report?.id ?? null, subjectId],
+  const { rows: [counts] } = await db.query<{ total: number; labelled: number }>(
+    `${QUEUE_SQL} SELECT count(*)::int AS total,
+       (SELECT count(*) FROM labels l WHERE l.key_id = $3 AND l.claim_id IN (SELECT claim_id FROM queue))::int AS labelled
+     FROM queue`,
+    [report?.id ?? null, subjectId, keyId],
   );
-  const seen = new Set<string>();
-  const claims = rows.map((r) => r.data).filter((d) => !seen.has(d.claim_id) && seen.add(d.claim_id));
+  const { rows } = await db.query<{ data: ClaimData }>(
+    `${QUEUE_SQL} SELECT data FROM queue ORDER BY part, pos, said DESC NULLS LAST, claim_id LIMIT $3 OFFSET $4`,
+    [report?.id ?? null, subjectId, page.pageSize, (page.page - 1) * page.pageSize],
+  );
+  const claims = rows.map((r) => r.data);
   const own = await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM labels WHERE key_id = $1 AND claim_id = ANY($2::text[])`, [keyId, claims.map((c) => c.claim_id)]);
   const mine = new Map(own.rows.map((r) => [r.claim_id, labelOut(r)]));
   const items: LabelQueueItem[] = claims.map((d) => {
@@ -114,7 +139,7 @@ export async function labelQueue(db: Queryable, keyId: number, subjectId: string
       machine: label ? machineOf(d) : null,
     };
   });
-  return { subject_id: subjectId, report_id: report?.id ?? null, claims: items, labelled: mine.size };
+  return { subject_id: subjectId, report_id: report?.id ?? null, claims: items, labelled: counts!.labelled, paging: pagingOf(page.page, page.pageSize, counts!.total) };
 }
 
 export const LABEL_CSV_COLUMNS = ['claim_id', 'subject_id', 'verdict', 'on_time', 'note', 'reviewer', 'labelled_at'] as const;

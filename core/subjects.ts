@@ -4,6 +4,7 @@ import { toKnownSubject } from './providers/local/corpus.ts';
 import type { KnowledgeProvider, KnownSubject, Office, SubjectKind } from './providers/types.ts';
 import { isStale } from './reports/read.ts';
 import { latestReportSql } from './reports/repository.ts';
+import { pagingOf } from './schemas/common.ts';
 import type { ResolveRequest } from './schemas/requests.ts';
 
 /** Subjects as the API lists them: the subject, and its newest stored report on its whole record. */
@@ -35,9 +36,14 @@ const SELECT = `SELECT s.id, s.name, s.kind, s.aliases, s.description, s.public_
  * such report first. A report on one topic is not the subject's latest
  * report: it neither lists a subject nor moves it.
  */
-export async function listReportedSubjects(db: Queryable, now = new Date()) {
-  const { rows } = await db.query<Row>(`${SELECT} WHERE r.id IS NOT NULL ORDER BY r.generated_at DESC, s.id`);
-  return rows.map((r) => detail(r, now));
+export async function listReportedSubjects(db: Queryable, page: { page: number; pageSize: number }, now = new Date()) {
+  const reported = `${SELECT} WHERE r.id IS NOT NULL`;
+  const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${reported}) q`)).rows[0]!.n;
+  const { rows } = await db.query<Row>(
+    `${reported} ORDER BY r.generated_at DESC, s.id LIMIT $1 OFFSET $2`,
+    [page.pageSize, (page.page - 1) * page.pageSize],
+  );
+  return { subjects: rows.map((r) => detail(r, now)), paging: pagingOf(page.page, page.pageSize, total) };
 }
 
 export async function getSubject(db: Queryable, id: string, now = new Date()) {

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { keyFor, spawnListening, stop } from './bench/process.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, json: { type: 'boolean', default: false } } });
 const duration = Number(values.duration);
@@ -106,7 +107,7 @@ try {
     ratio_get_report_to_bare_sized_rps: Math.round((getReport.requests_per_second / bareSized.requests_per_second) * 1000) / 1000,
   };
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(jsonOutput(result));
   } else {
     const l = result.load;
     process.stdout.write(

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyFor, spawnListening, stop } from './bench/process.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
@@ -64,5 +65,5 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 const result = { machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`, claims: claims.length, runs_ms: times.map(Math.round), outcomes };
-if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+if (values.json) process.stdout.write(jsonOutput(result));
 else process.stdout.write(`machine: ${result.machine}\ncheck job of ${claims.length} claims, POST to complete: ${result.runs_ms.join(', ')} ms; outcomes ${JSON.stringify(outcomes)}\n`);

@@ -16,6 +16,7 @@ import { openDatabase } from '../core/db/connect.ts';
 import { createKey } from '../core/keys.ts';
 import { seedClaims } from './bench/seed-claims.ts';
 import { residentMib, spawnListening, stop } from './bench/process.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { claims: { type: 'string', default: '100000' }, json: { type: 'boolean', default: false } } });
 const total = Number(values.claims);
@@ -58,7 +59,7 @@ try {
     exports: runs,
     service_rss_mib: { before: Math.round(before.now), peak: Math.round(after.peak) },
   };
-  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (values.json) process.stdout.write(jsonOutput(result));
   else {
     process.stdout.write(
       [

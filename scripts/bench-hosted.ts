@@ -21,6 +21,7 @@ import { buildProviders } from '../core/providers/index.ts';
 import { closePipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { makeReport } from '../jobs/research.ts';
 import { SUBJECT, startSimulatedWeb } from '../test/helpers/simulated-web.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { 'delay-ms': { type: 'string', default: '2000' }, json: { type: 'boolean', default: false } } });
 const delayMs = Number(values['delay-ms']);
@@ -48,7 +49,7 @@ try {
 }
 const serial = rows[0]!.seconds;
 const result = { machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`, model_delay_ms: delayMs, runs: rows.map((r) => ({ ...r, speedup: Math.round((serial / r.seconds) * 10) / 10 })) };
-if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+if (values.json) process.stdout.write(jsonOutput(result));
 else {
   process.stdout.write(
     [

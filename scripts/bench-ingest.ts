@@ -14,6 +14,7 @@ import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { ingestPack } from '../core/corpus/ingest.ts';
 import { generatePack } from './bench/generate-pack.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '100' }, json: { type: 'boolean', default: false } } });
 const targetBytes = Number(values.mb) * 1024 * 1024;
@@ -63,7 +64,7 @@ try {
       rss_baseline_mb: Math.round(baseline / 2 ** 20),
       rss_peak_above_baseline_mb: Math.round((peak - baseline) / 2 ** 20),
     };
-    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (values.json) process.stdout.write(jsonOutput(result));
     else process.stdout.write(`ingest: ${result.pack_mb} MB (${result.documents} documents) in ${result.seconds} s = ${result.mb_per_second} MB/s; RSS peak ${result.rss_peak_above_baseline_mb} MB above a ${result.rss_baseline_mb} MB baseline\n`);
   } finally {
     await db.close();

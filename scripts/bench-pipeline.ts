@@ -17,6 +17,7 @@ import { ingestPack } from '../core/corpus/ingest.ts';
 import { makeReport } from '../jobs/research.ts';
 import { closePipelinePool, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { generatePack } from './bench/generate-pack.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { documents: { type: 'string', default: '1000' }, subjects: { type: 'string', default: '50' }, reports: { type: 'string' }, json: { type: 'boolean', default: false } } });
 const documents = Number(values.documents);
@@ -66,7 +67,7 @@ try {
     ms_per_report: { mean: Math.round(allMs / times.length), p50: Math.round(sorted[Math.floor(sorted.length / 2)]!), p95: Math.round(sorted[Math.floor(sorted.length * 0.95)]!), max: Math.round(sorted.at(-1)!) },
     largest_subject: big && { ...big, ms: Math.round(big.ms), under_5_s: big.ms < 5000 },
   };
-  if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (values.json) process.stdout.write(jsonOutput(result));
   else {
     process.stdout.write(
       [

@@ -29,6 +29,7 @@ import { PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { requestSiteBuild, startSiteWorkers } from '../jobs/site-build.ts';
 import { buildSite } from '../jobs/site/builds.ts';
 import { rng } from './bench/generate-pack.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({ options: { reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, trials: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } });
 const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
@@ -171,7 +172,7 @@ try {
   await app.close();
   await boss.stop({ graceful: false });
 
-  if (values.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  if (values.json) process.stdout.write(jsonOutput(out));
   else {
     const lines = [`machine: ${out.machine}`, `reports of ${claimsPer} claims each`];
     for (const f of out.full_builds as Record<string, number>[]) {

@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { keyFor, spawnListening, stop, residentMib } from './bench/process.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const { values } = parseArgs({
   options: {
@@ -211,7 +212,7 @@ try {
   };
 
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(jsonOutput(result));
   } else {
     const pad = (v: unknown, n: number) => String(v).padStart(n);
     process.stdout.write(

@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { runEval, type EvalResult } from '../jobs/eval.ts';
 import { figures } from '../core/eval/measure.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 
 const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS] [--publish]';
 
@@ -87,14 +88,14 @@ try {
   for (const p of parts) if (!existsSync(p.file) || !existsSync(p.file.replace(/\.jsonl$/, '.gold.jsonl'))) throw new Error(`${p.file}: pack or its gold file (.gold.jsonl) is missing`);
   const result = await runEval(parts, { dataDir: dir });
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({
+    process.stdout.write(jsonOutput({
       method_version: result.method_version,
       measured_at: result.measured_at,
       packs: result.packs.map((p) => ({ name: p.name, part: p.part, figures: figures(p.measure.counts), counts: p.measure.counts, subjects: p.measure.subjects })),
       total: { figures: figures(result.total), counts: result.total },
       by_part: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, { figures: figures(c), counts: c }])),
       phenomena: Object.fromEntries(result.phenomena),
-    }, null, 2)}\n`);
+    }));
   } else print(result);
   if (values.publish) {
     // The figures a later change must not fall below (test/benchmark.test.ts reads them).

@@ -15,6 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { FORMATS, isFormat } from '../core/demo/formats.ts';
 import { importDemo } from '../core/demo/import.ts';
@@ -86,7 +87,7 @@ try {
   });
   if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    process.stdout.write(jsonOutput(summary));
   } else {
     const list = (o: Record<string, number>) => Object.entries(o).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
     const resolved = Object.entries(summary.machine).filter(([k]) => !['unresolvable', 'pending'].includes(k)).reduce((a, [, v]) => a + v, 0);

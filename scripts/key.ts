@@ -4,7 +4,11 @@
  * Works whether or not the service is running: with the embedded database it
  * uses the running server under DATA_DIR, or starts one for the moment. `create`
  * prints the new key and nothing else on stdout (it is shown only this once;
- * only its sha256 digest is stored). Messages go to stderr.
+ * only its sha256 digest is stored). Messages go to stderr, the first of them
+ * naming the database used: a key lives in one database, and a key made in
+ * another than the service's gets 401. When DATA_DIR held no database and the
+ * command had to make a new, empty one, it warns (the usual cause: run
+ * without the DATA_DIR or DATABASE_URL the service runs with).
  */
 import { loadConfig } from '../core/config.ts';
 import { openDatabase } from '../core/db/connect.ts';
@@ -27,7 +31,16 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'list' && name) fail(USAGE);
   if (!['create', 'list', 'revoke'].includes(command)) fail(USAGE);
 
-  const db = await openDatabase(loadConfig(), { mode: 'share', poolMax: 2 });
+  const config = loadConfig();
+  const db = await openDatabase(config, { mode: 'share', poolMax: 2 });
+  process.stderr.write(`key: using ${db.label}\n`);
+  if (db.created) {
+    process.stderr.write(
+      `key: warning: ${config.dataDir} held no database, so this command created a new, empty one there. ` +
+        'A service running with another DATA_DIR, or with DATABASE_URL, does not know keys made here and answers 401 "unknown or revoked". ' +
+        'If that is not what you meant, run the command again with the service\'s DATA_DIR or DATABASE_URL.\n',
+    );
+  }
   try {
     if (command === 'create') {
       const { key } = await createKey(db.pool, name!);

@@ -10,6 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { isIsoDate } from '../core/demo/rows.ts';
 import { runMeasurement } from '../jobs/measurement.ts';
@@ -33,7 +34,7 @@ configurePipelineThreads(config.pipelineThreads);
 const db = await openDatabase(config, { mode: 'share', poolMax: 8 });
 try {
   const m = await runMeasurement(db.pool, { rejudge: !values['no-rejudge'], ...(values.today ? { today: values.today } : {}) });
-  if (values.json) process.stdout.write(`${JSON.stringify(m, null, 2)}\n`);
+  if (values.json) process.stdout.write(jsonOutput(m));
   else {
     process.stdout.write(`measurement ${m.id} stored ${m.measured_at}${m.rejudged ? ` (${m.rejudged} demo claims judged again first)` : ''}\n`);
     for (const d of m.datasets) {

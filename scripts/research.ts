@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
+import { jsonOutput } from '../core/snake-keys.ts';
 import { openDatabase } from '../core/db/connect.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import { TOPICS } from '../core/method/outcomes.ts';
@@ -63,7 +64,7 @@ try {
     });
     if (r.status !== 'complete') code = 3;
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      process.stdout.write(jsonOutput(r));
     } else {
       const byOutcome: Record<string, number> = {};
       for (const c of r.claims) byOutcome[c.outcome] = (byOutcome[c.outcome] ?? 0) + 1;

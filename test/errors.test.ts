@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBLEM_TYPES } from '../core/problems.ts';
 import { bearer } from './helpers/app.ts';
 import { STACK_IN_LOG, startLoggedTestApp } from './helpers/logged-app.ts';
 
@@ -66,6 +67,8 @@ describe('422 validation body', () => {
     ['response statement too long', '/v1/responses', { claim_id: 'c', name: 'A', statement: 's'.repeat(10_001) }, ['body', 'statement'], 'string_too_long', { max_length: 10_000 }],
     ['counter evidence url too long', '/v1/responses', { claim_id: 'c', name: 'A', statement: 'B', counter_evidence_url: 'h'.repeat(2001) }, ['body', 'counter_evidence_url'], 'string_too_long'],
     ['label verdict unknown', '/v1/labels', { claim_id: 'c', verdict: 'pants_on_fire' }, ['body', 'verdict'], 'enum'],
+    ['label verdict missing', '/v1/labels', { claim_id: 'c' }, ['body', 'verdict'], 'missing'],
+    ['label verdict null', '/v1/labels', { claim_id: 'c', verdict: null }, ['body', 'verdict'], 'enum'],
     ['label note too long', '/v1/labels', { claim_id: 'c', verdict: 'true', note: 'n'.repeat(2001) }, ['body', 'note'], 'string_too_long', { max_length: 2000 }],
     ['label reviewer too long', '/v1/labels', { claim_id: 'c', verdict: 'true', reviewer: 'r'.repeat(201) }, ['body', 'reviewer'], 'string_too_long', { max_length: 200 }],
     ['label on_time not boolean', '/v1/labels', { claim_id: 'c', verdict: 'true', on_time: 'late' }, ['body', 'on_time'], 'bool_parsing'],
@@ -147,6 +150,10 @@ describe('422 validation body', () => {
       ['/v1/export?include_demo=perhaps', ['query', 'include_demo'], 'bool_parsing'],
       [`/v1/export?subject_id=${'s'.repeat(101)}`, ['query', 'subject_id'], 'string_too_long'],
       ['/v1/labels?format=xlsx', ['query', 'format'], 'enum'],
+      ['/v1/labels?page_size=201', ['query', 'page_size'], 'less_than_equal'],
+      ['/v1/labels/claims?subject_id=s&page=0', ['query', 'page'], 'greater_than_equal'],
+      ['/v1/subjects?page=one', ['query', 'page'], 'int_parsing'],
+      ['/v1/subjects?page_size=0', ['query', 'page_size'], 'greater_than_equal'],
       ['/v1/labels/claims', ['query', 'subject_id'], 'missing'],
       ['/v1/methodology?format=pdf', ['query', 'format'], 'enum'],
     ];
@@ -273,6 +280,41 @@ describe('problem details', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ status: 404, type: '/problems/not-found' });
     expect(Object.keys(res.json()).sort()).toEqual(['detail', 'status', 'title', 'type']);
+  });
+
+  it('every problem type has a public page at its type URI saying what it means and what to do', async () => {
+    for (const [code, p] of Object.entries(PROBLEM_TYPES)) {
+      const res = await t.app.inject({ method: 'GET', url: `/problems/${code}` });
+      expect(res.statusCode, code).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain(`<h1>${p.title.replace(/'/g, '&#39;')}</h1>`);
+      expect(res.body).toContain(`HTTP status ${p.status}`);
+      for (const text of [p.means, p.todo]) expect(res.body).toContain(text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/`([^`]+)`/g, '<code>$1</code>'));
+    }
+    const index = await t.app.inject({ method: 'GET', url: '/problems' });
+    expect(index.statusCode).toBe(200);
+    for (const code of Object.keys(PROBLEM_TYPES)) expect(index.body).toContain(`href="/problems/${code}"`);
+    const unknown = await t.app.inject({ method: 'GET', url: '/problems/no-such-type' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ type: '/problems/not-found', status: 404 });
+  });
+
+  it('the type of a problem the API answers with leads to its page, whose title it carries', async () => {
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: '/v1/subjects/sub_0000000000000000', headers }),
+      t.app.inject({ method: 'GET', url: '/v1/status' }),
+      t.app.inject({ method: 'GET', url: '/v1/reports/rep_x', headers }),
+      post('/v1/reports', 'x'.repeat(300_000)),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual([404, 401, 404, 413]);
+    for (const res of answers) {
+      const problem = res.json() as { type: string; title: string };
+      const code = problem.type.replace(/^\/problems\//, '') as keyof typeof PROBLEM_TYPES;
+      expect(problem.title).toBe(PROBLEM_TYPES[code].title);
+      const page = await t.app.inject({ method: 'GET', url: problem.type });
+      expect(page.statusCode, problem.type).toBe(200);
+      expect(page.body).toContain(problem.title);
+    }
   });
 
   it('no response carries a stack trace or SQL', async () => {

@@ -62,7 +62,7 @@ afterAll(() => t.close());
 const get = (headers: Record<string, string>, url: string) => t.app.inject({ method: 'GET', url, headers });
 const label = (headers: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url: '/v1/labels', headers, payload });
 const queue = async (headers: Record<string, string>, subjectId = BRIGHTWATER) => {
-  const res = await get(headers, `/v1/labels/claims?subject_id=${subjectId}`);
+  const res = await get(headers, `/v1/labels/claims?subject_id=${subjectId}&page_size=200`);
   expect(res.statusCode).toBe(200);
   return LabelQueueSchema.parse(res.json());
 };
@@ -93,7 +93,7 @@ describe('the blind queue', () => {
     const res = await get(alice, '/v1/labels/claims?subject_id=sub_0000000000000000');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ status: 404, type: '/problems/not-found' });
-    expect(await queue(alice, THALE)).toEqual({ subject_id: THALE, report_id: null, claims: [], labelled: 0 });
+    expect(await queue(alice, THALE)).toEqual({ subject_id: THALE, report_id: null, claims: [], labelled: 0, paging: { page: 1, page_size: 200, total: 0, total_pages: 0 } });
   });
 });
 
@@ -284,5 +284,44 @@ describe('CSV', () => {
     expect(bobs).not.toContain('HYPERLINK');
     expect(readCsv(bobs)).toHaveLength((await list(bob)).length + 1);
     expect(readCsv((await get(bearer(await t.key('erin')), '/v1/labels?format=csv')).body)).toEqual([[...LABEL_CSV_COLUMNS]]);
+  });
+});
+
+describe('paging', () => {
+  it('the blind queue comes a page at a time; `labelled` counts the whole queue', async () => {
+    const whole = await queue(bob);
+    expect(whole.paging).toEqual({ page: 1, page_size: 200, total: whole.claims.length, total_pages: 1 });
+    expect(whole.claims.length).toBeGreaterThan(3);
+    const pages = [];
+    for (let page = 1; page <= Math.ceil(whole.claims.length / 3); page++) {
+      const res = await get(bob, `/v1/labels/claims?subject_id=${BRIGHTWATER}&page=${page}&page_size=3`);
+      const one = LabelQueueSchema.parse(res.json());
+      expect(one.paging).toEqual({ page, page_size: 3, total: whole.claims.length, total_pages: Math.ceil(whole.claims.length / 3) });
+      // Bob labelled the first two claims: every page says so, whichever claims it holds.
+      expect(one.labelled).toBe(2);
+      pages.push(...one.claims);
+    }
+    expect(pages).toEqual(whole.claims);
+    const past = LabelQueueSchema.parse((await get(bob, `/v1/labels/claims?subject_id=${BRIGHTWATER}&page=1000&page_size=3`)).json());
+    expect(past).toMatchObject({ claims: [], labelled: 2, paging: { page: 1000, total: whole.claims.length } });
+    // Default page: 50 claims at most.
+    const first = LabelQueueSchema.parse((await get(bob, `/v1/labels/claims?subject_id=${BRIGHTWATER}`)).json());
+    expect(first.paging.page_size).toBe(50);
+    expect(first.claims).toEqual(whole.claims.slice(0, 50));
+  });
+
+  it('the caller\'s labels come a page at a time as JSON, and whole as CSV', async () => {
+    const all = await list(bob);
+    expect(all).toHaveLength(3);
+    const p1 = LabelListSchema.parse((await get(bob, '/v1/labels?page_size=2')).json());
+    const p2 = LabelListSchema.parse((await get(bob, '/v1/labels?page_size=2&page=2')).json());
+    expect(p1.paging).toEqual({ page: 1, page_size: 2, total: 3, total_pages: 2 });
+    expect(p2.paging).toEqual({ page: 2, page_size: 2, total: 3, total_pages: 2 });
+    expect([...p1.labels, ...p2.labels]).toEqual(all);
+    expect(LabelListSchema.parse((await get(bob, `/v1/labels?subject_id=${BRIGHTWATER}&page_size=1`)).json()).paging).toMatchObject({ total: 2, total_pages: 2 });
+    expect(LabelListSchema.parse((await get(bob, '/v1/labels?page=3&page_size=2')).json()).labels).toEqual([]);
+    const csv = (await get(bob, '/v1/labels?format=csv&page_size=1')).body;
+    expect(readCsv(csv)).toHaveLength(1 + 3);
+    expect((await get(bob, '/v1/labels?page=0')).statusCode).toBe(422);
   });
 });

@@ -98,6 +98,15 @@ describe('OpenAPI description', () => {
     expect(resolve(exp['query:table']!.schema)).toMatchObject({ enum: ['claims', 'scores'], default: 'claims' });
     expect(resolve(exp['query:include_demo']!.schema)).toMatchObject({ default: false });
     expect(params('/v1/labels/claims')['query:subject_id']!.required).toBe(true);
+    // Every list is paged alike, and says so: the parameters, and `paging` in the answer.
+    for (const path of ['/v1/subjects', '/v1/subjects/{subject_id}/claims', '/v1/labels', '/v1/labels/claims', '/v1/demo']) {
+      const p = params(path);
+      expect(resolve(p['query:page']!.schema), path).toMatchObject({ minimum: 1, default: 1 });
+      expect(resolve(p['query:page_size']!.schema), path).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
+      const body = resolve(doc.paths[path]!.get!.responses['200']!.content!['application/json']!.schema!);
+      expect(body.required, path).toContain('paging');
+      expect(Object.keys(resolve(body.properties!.paging!).properties ?? {}).sort(), path).toEqual(['page', 'page_size', 'total', 'total_pages']);
+    }
     expect(resolve(params('/v1/methodology')['query:format']!.schema).enum).toEqual(['json', 'markdown', 'html']);
   });
 
@@ -115,7 +124,7 @@ describe('OpenAPI description', () => {
     const report = doc.paths['/v1/reports']!.post!.responses;
     expect(Object.keys(report)).toEqual(expect.arrayContaining(['200', '202', '409', '503']));
     const stored = resolve(report['200']!.content!['application/json']!.schema);
-    expect(Object.keys(stored.properties!).sort()).toEqual(['generated_at', 'html_url', 'report', 'report_id', 'stale', 'status']);
+    expect(Object.keys(stored.properties!).sort()).toEqual(['generated_at', 'html_url', 'report', 'report_id', 'stale', 'status', 'topic']);
     const claim = resolve(doc.components.schemas.Claim);
     for (const f of ['claim_id', 'claim_type', 'quote', 'quote_verified', 'said_on', 'source', 'resolution_criteria', 'outcome', 'on_time', 'rationale', 'evidence', 'judges_disagree', 'responses', 'review_status']) {
       expect(claim.properties, f).toHaveProperty(f);

@@ -57,6 +57,8 @@ beforeAll(async () => {
   service = await startService({
     DATABASE_URL: pg.url, DATA_DIR: siteDir, ROLE: 'all', PORT: '0', LOAD_SAMPLE_PACK: 'true',
     RATE_LIMIT_PER_MINUTE: '1000000', DAILY_JOB_LIMIT: '100000', PIPELINE_THREADS: '1',
+    // Every tick replies to one claim with one key: the reply caps stay out of the way.
+    RESPONSES_PER_CLAIM: '100000', RESPONSES_PER_KEY_PER_CLAIM_PER_DAY: '100000', RESPONSES_PER_KEY_PER_DAY: '1000000',
   }, 120_000);
   pool = createPool(pg.url, 2);
   key = (await createKey(pool, 'outage')).key;

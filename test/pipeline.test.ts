@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 import { NODE, ROOT } from './helpers/process.ts';
 
 const TODAY = '2026-11-21';
-const StoredClaim = ClaimSchema.omit({ responses: true, review_status: true });
+const StoredClaim = ClaimSchema.omit({ responses: true, responses_total: true, responses_url: true, review_status: true });
 
 let db: TestDatabase;
 let providers: Providers;
@@ -167,8 +167,9 @@ describe('research command', () => {
   it('runs the pipeline from the command line and stores the report', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(NODE, ['scripts/research.ts', 'Imogen Thale', '--today', TODAY, '--json'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'silent' }, timeout: 60_000 });
-    const out = z.object({ status: z.literal('complete'), reportId: z.string().startsWith('rep_'), report: ReportSchema }).parse(JSON.parse(stdout));
-    const { rows } = await db.pool.query('SELECT subject_id FROM reports WHERE id = $1', [out.reportId]);
+    // --json names fields as the API does: snake_case.
+    const out = z.object({ status: z.literal('complete'), report_id: z.string().startsWith('rep_'), report: ReportSchema }).parse(JSON.parse(stdout));
+    const { rows } = await db.pool.query('SELECT subject_id FROM reports WHERE id = $1', [out.report_id]);
     expect(rows[0].subject_id).toBe(subjectIdFor('person', 'Imogen Thale'));
   });
 

@@ -155,6 +155,25 @@ describe('subjects and claims', () => {
     expect(ids).not.toContain(subjectIdFor('person', 'Rafe Dunmore'));
     const times = list.subjects.map((s) => s.latest_report!.generated_at);
     expect([...times].sort().reverse()).toEqual(times);
+    expect(list.paging).toEqual({ page: 1, page_size: 50, total: ids.length, total_pages: Math.ceil(ids.length / 50) });
+    expect(ids.length).toBeGreaterThan(1);
+  });
+
+  it('pages the subject list as every list is paged', async () => {
+    const whole = SubjectListSchema.parse((await get(alice, '/v1/subjects?page_size=200')).json());
+    const pages = [];
+    for (let page = 1; page <= whole.paging.total; page++) {
+      const one = SubjectListSchema.parse((await get(alice, `/v1/subjects?page=${page}&page_size=1`)).json());
+      expect(one.paging).toEqual({ page, page_size: 1, total: whole.paging.total, total_pages: whole.paging.total });
+      pages.push(...one.subjects);
+    }
+    expect(pages).toEqual(whole.subjects);
+    const past = SubjectListSchema.parse((await get(alice, `/v1/subjects?page=${whole.paging.total + 1}&page_size=1`)).json());
+    expect(past).toEqual({ subjects: [], paging: { page: whole.paging.total + 1, page_size: 1, total: whole.paging.total, total_pages: whole.paging.total } });
+    expect((await get(alice, '/v1/subjects?page_size=201')).statusCode).toBe(422);
+  });
+
+  it('gets one subject; an unknown one 404', async () => {
     expect((await get(alice, `/v1/subjects/${BRIGHTWATER}`)).json()).toMatchObject({ subject_id: BRIGHTWATER, kind: 'organisation' });
     expect((await get(alice, '/v1/subjects/sub_0000000000000000')).statusCode).toBe(404);
   });

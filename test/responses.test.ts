@@ -78,21 +78,23 @@ describe('a reply to a claim', () => {
     expect(Date.now() - Date.parse(first.received_at)).toBeLessThan(60_000);
   });
 
-  it('shows on the claim in the claims list, to every key, oldest first; other claims carry none', async () => {
+  it('shows on the claim in the claims list, to every key, newest first; other claims carry none', async () => {
     const second = ResponseAckSchema.parse((await post(bob, { claim_id: claimId, name: 'A second sender', statement: 'A further correction.' })).json());
     const page = await claims(bob);
     const claim = page.claims.find((c) => c.claim_id === claimId)!;
     expect(claim.responses).toEqual([
+      { response_id: second.response_id, name: 'A second sender', role: null, statement: 'A further correction.', counter_evidence_url: null, received_at: second.received_at, status: STATUS },
       {
         response_id: first.response_id, name: 'Lena Marsh', role: 'Chief executive, Brightwater Utilities',
         statement: 'The figure counts pipes replaced by our contractors too; see our audited report.',
         counter_evidence_url: 'https://brightwater-utilities.example/annual-report-2024', received_at: first.received_at, status: STATUS,
       },
-      { response_id: second.response_id, name: 'A second sender', role: null, statement: 'A further correction.', counter_evidence_url: null, received_at: second.received_at, status: STATUS },
     ]);
+    expect(claim.responses_total).toBe(2);
+    expect(claim.responses_url).toBe(`/v1/claims/${claimId}/responses`);
     // The claim's own verdict and review label are unchanged by a reply.
     expect(claim.review_status).toBe('machine-generated, unreviewed');
-    for (const c of page.claims.filter((c) => c.claim_id !== claimId)) expect(c.responses).toEqual([]);
+    for (const c of page.claims.filter((c) => c.claim_id !== claimId)) expect(c).toMatchObject({ responses: [], responses_total: 0 });
     // Filters and paging keep the replies on the claim.
     const filtered = ClaimsPageSchema.parse((await t.app.inject({ method: 'GET', url: `/v1/subjects/${BRIGHTWATER}/claims?claim_type=${claim.claim_type}&page_size=200`, headers: alice })).json());
     expect(filtered.claims.find((c) => c.claim_id === claimId)!.responses).toHaveLength(2);

@@ -216,6 +216,8 @@ describe('nightly export', () => {
     expect((await get('/exports/latest.json')).json()).toEqual(m);
     expect((await get('/exports/2026-11-20/manifest.json')).json()).toEqual(m);
     expect((await get('/exports/')).body).toContain(m.files[0]!.sha256);
+    // Once there is an export, its page links the newest manifest.
+    expect((await get('/exports/')).body).toContain('href="/exports/latest.json"');
     expect((await get('/')).body).toContain('/exports/2026-11-20/reliability-2026-11-20.jsonl');
   });
 

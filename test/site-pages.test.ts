@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,8 @@ beforeAll(async () => {
   t = await startTestApp({ DATA_DIR: data.dir }, 'site_pages');
   normal = await storeFakeReport(t.db.pool, { name: 'Cedar Health Trust', claims: 7 });
   await storeReply(t.db.pool, normal.claims[2]!.claim_id, normal.subjectId, { name: 'Dana Reyes', role: 'Head of communications', statement: 'The figure was revised in March.', counter_evidence_url: 'https://cedar.example/revision' });
+  // More replies than a claim shows: the page carries the newest few, the count, and where the rest are.
+  for (let i = 1; i <= 7; i++) await storeReply(t.db.pool, normal.claims[4]!.claim_id, normal.subjectId, { name: `Sender ${i}`, statement: `Reply ${i} of seven.` });
   hostile = await storeHostileReport(t.db.pool);
   // A newer report on one topic of the same subject: a view of its own, never the subject's headline.
   onHealth = await storeFakeReport(t.db.pool, { name: 'Cedar Health Trust', claims: 3, score: 12.5, topic: 'health' });
@@ -64,6 +67,26 @@ describe('a report page', () => {
     expect(page).toContain('Dana Reyes');
     expect(page).toContain('href="https://cedar.example/revision"');
     expect(page).toContain('response received, not yet reviewed');
+  });
+
+  it('shows a claim\'s newest replies, newest first, with their count and where to read the rest', () => {
+    const articleOf = (claimId: string) => {
+      const start = page.indexOf(`<article class="claim" id="${claimId}"`);
+      return page.slice(start, page.indexOf('</article>', start));
+    };
+    const many = normal.claims[4]!.claim_id;
+    const article = articleOf(many);
+    expect(article).toMatch(/Responses \(7\)/);
+    expect(article.match(/data-response=/g)).toHaveLength(5);
+    for (const i of [3, 4, 5, 6, 7]) expect(article).toContain(`Reply ${i} of seven.`);
+    for (const i of [1, 2]) expect(article).not.toContain(`Reply ${i} of seven.`);
+    expect(article.indexOf('Reply 7 of seven.')).toBeLessThan(article.indexOf('Reply 3 of seven.'));
+    expect(article).toContain('data-responses-more');
+    expect(article).toContain(`GET /v1/claims/${many}/responses`);
+    // A claim whose every reply is shown says nothing of more.
+    const one = articleOf(normal.claims[2]!.claim_id);
+    expect(one).toMatch(/Responses \(1\)/);
+    expect(one).not.toContain('data-responses-more');
   });
 
   it('puts the review label beside the headline score, every per-type score and every verdict', () => {
@@ -155,6 +178,14 @@ describe('other pages', () => {
     expect(method).toContain('<h1 id="how-the-reliability-score-is-made">How the reliability score is made</h1>');
     const m = (await t.app.inject({ method: 'GET', url: '/methodology/measurement/' })).body;
     expect(m).toContain('No measurement has been published yet');
+  });
+
+  it('the exports page links no latest.json before the first export (it would answer 404)', async () => {
+    const exports = await t.app.inject({ method: 'GET', url: '/exports/' });
+    expect(exports.statusCode).toBe(200);
+    expect(exports.body).toContain('The first nightly export has not run yet');
+    expect(exports.body).not.toContain('href="/exports/latest.json"');
+    expect(existsSync(path.join(clientDir((await readCurrent(t.config.siteDir))!.dir), 'exports', 'latest.json'))).toBe(false);
   });
 
   it('the subject, browse and index pages list the reports with their scores and the label', async () => {

@@ -5,7 +5,8 @@ import pg from 'pg';
 import sjson from 'secure-json-parse';
 import { DomainError } from '../../core/errors.ts';
 import { MAX_JSON_DEPTH, excessiveNestingAt } from '../json-depth.ts';
-import { problemBody, sendProblem } from '../problem.ts';
+import { codeForStatus, problemBody, quotedPath, sendProblem, type ProblemInit } from '../problem.ts';
+import { AllowedMethods } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
 import { RequestValidationError, type ValidationItem } from '../validation.ts';
 
@@ -64,7 +65,12 @@ function clientWentAway(err: unknown, req: FastifyRequest): boolean {
   return raw.errored === err || ((raw.aborted || raw.destroyed) && !raw.complete);
 }
 
-export async function errorsPlugin(app: FastifyInstance): Promise<void> {
+/**
+ * `allowed` says which methods each path answers; it may be filled after this
+ * plugin is registered (the routes come last), as long as it is before the
+ * first request.
+ */
+export async function errorsPlugin(app: FastifyInstance, allowed: AllowedMethods = new AllowedMethods()): Promise<void> {
   // Our own JSON parser, so that a syntax error can say where it is.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_req, body, done) => {
@@ -90,9 +96,20 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, { status: 404, code: 'not-found', detail: `No route ${req.method} ${req.url.split('?')[0]}; see /openapi.json for the interface.` }),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!;
+    // A path some route has, asked with another method: 405 naming the methods it answers.
+    // (Asked with one of them, the route itself found nothing there: the site's
+    // file server for a page that is not built, say. That is a 404.)
+    const allow = allowed.for(path);
+    if (allow.length > 0 && !allow.includes(req.method)) {
+      return sendProblem(reply, {
+        status: 405, code: 'method-not-allowed', headers: { allow: allow.join(', ') },
+        detail: `${req.method} is not answered at ${quotedPath(path)}; it answers ${allow.join(', ')} (see /openapi.json).`,
+      });
+    }
+    return sendProblem(reply, { status: 404, code: 'not-found', detail: `No route ${req.method} ${quotedPath(path)}; see /openapi.json for the interface.` });
+  });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof RequestValidationError) {
@@ -112,6 +129,11 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
         return reply.code(422).type('application/json').send(
           unprocessable([{ loc: ['header', 'content-length'], msg: 'Content-Length does not match the body', type: 'value_error' }]),
         );
+      case 'FST_STATIC_FORBIDDEN_PATH':
+        // The site's file server will not look up a path it cannot match exactly
+        // on disk (a name too long for the file system, another spelling): no
+        // page is there, and the path is no route's.
+        return sendProblem(reply, { status: 404, code: 'not-found', detail: `No route ${req.method} ${quotedPath(req.url.split('?')[0]!)}; see /openapi.json for the interface.` });
     }
     if (clientWentAway(err, req)) {
       // Nobody is left to answer; not a fault of ours, and not worth more than debug.
@@ -128,30 +150,63 @@ export async function errorsPlugin(app: FastifyInstance): Promise<void> {
       req.log.error({ error: { name: err.name, code: err.code, message: String(err.message).slice(0, 300) } }, 'unhandled error');
       return sendProblem(reply, { status: 500, code: 'internal', detail: `Something went wrong on our side; the request id is ${req.id}.` });
     }
-    return sendProblem(reply, { status, code: 'bad-request', detail: 'The request could not be read.' });
+    return sendProblem(reply, { status, code: codeForStatus(status), detail: 'The request could not be read.' });
   });
 }
 
 // The security headers every response carries, for the answers written to the socket by hand.
 const RAW_HEADERS = securityHeaders().set.map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
+// A request line: method token, target, version (RFC 9112 §3).
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) \S+ HTTP\/\d\.\d\r?\n/;
+
+/**
+ * Whether the parser stopped at the method of what is plainly a request line.
+ * It says "invalid method" too when a Content-Length shorter than its body
+ * leaves the rest of the body to be read as the next request: that is a
+ * framing error (400), not a method (501).
+ */
+function unknownMethod(err: Error & { rawPacket?: unknown; bytesParsed?: unknown }): boolean {
+  if (!Buffer.isBuffer(err.rawPacket) || typeof err.bytesParsed !== 'number') return false;
+  const line = REQUEST_LINE.exec(err.rawPacket.subarray(0, 16_384).toString('latin1'));
+  return line !== null && err.bytesParsed <= line[1]!.length;
+}
+
+/**
+ * The answer to each error of Node's HTTP parser. A method it does not know
+ * (`FOO /v1/status`) is 501, as RFC 9110 §15.6.2 asks of a method the server
+ * does not recognise (405 is for a known method a path does not answer).
+ * Content-Length and Transfer-Encoding together, a body shorter than its
+ * Content-Length with more bytes after it, and any other bytes that are not
+ * HTTP are 400.
+ */
+function clientProblem(err: Error & { code?: string }): ProblemInit {
+  if (err.code === 'HPE_INVALID_METHOD' && unknownMethod(err)) {
+    return { status: 501, code: 'method-not-implemented', detail: 'The request method is not one this service knows; it answers GET, HEAD and POST (see /openapi.json).' };
+  }
+  switch (err.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'request-timeout', detail: 'The request did not arrive whole in time; send the headers and the whole body without pausing.' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'headers-too-large', detail: 'The request headers (or the path) are too large; send fewer or shorter headers, or a shorter path.' };
+    default:
+      return { status: 400, code: 'bad-request', detail: 'The request is not well-formed HTTP (for instance a Content-Length that does not match the body, or both Content-Length and Transfer-Encoding); send one well-formed request.' };
+  }
+}
+
 /**
  * Errors Node's HTTP server meets before there is a request to hand to a route:
  * a request not received whole within REQUEST_TIMEOUT_MS or its headers within
- * HEADERS_TIMEOUT_MS (408), headers too large (431), bytes that are not HTTP
- * (400). Answered, when the connection still can be, with a problem body written
+ * HEADERS_TIMEOUT_MS (408), headers too large (431), an unknown method (501),
+ * bytes that are not HTTP (400). Answered, when the connection still can be, with a problem body written
  * to the socket (there is no reply object), then the connection is closed.
  */
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   // A client that reset the connection is gone: nothing to answer, nothing to log.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
   this.log.debug({ err }, 'client error');
-  const problem = status === 408
-    ? { status, code: 'request-timeout', detail: 'The request did not arrive whole in time; send the headers and the whole body without pausing.' }
-    : status === 431
-      ? { status, code: 'headers-too-large', detail: 'The request headers are too large; send fewer or shorter headers.' }
-      : { status, code: 'bad-request', detail: 'The request is not well-formed HTTP.' };
+  const problem = clientProblem(err);
+  const status = problem.status;
   // Node's own check: an answer already under way (a 401 sent before the body
   // ended, say) must not be followed by a second one on the same connection.
   const answered = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;

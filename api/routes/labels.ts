@@ -2,7 +2,7 @@ import { ProblemSchema } from '../../core/schemas/common.ts';
 import { LabelRequestSchema } from '../../core/schemas/requests.ts';
 import { LabelAckSchema, LabelListSchema, LabelQueueSchema } from '../../core/schemas/resources.ts';
 import { LabelQueueQuerySchema, LabelsQuerySchema } from '../../core/schemas/queries.ts';
-import { LABEL_CSV_COLUMNS, labelQueue, labelsCsv, listLabels, recordLabel } from '../../core/labels.ts';
+import { LABEL_CSV_COLUMNS, labelQueue, labelsCsv, labelsPage, listLabels, recordLabel } from '../../core/labels.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
 
@@ -31,6 +31,7 @@ export function labelRoutes(ctx: AppContext) {
       summary: 'The labels made with your key',
       description: [
         'Only the labels made with the calling key (never another key\'s), oldest first; `subject_id` limits them to one subject\'s claims.',
+        'JSON comes a page at a time: `page` (from 1) and `page_size` (1 to 200, default 50), with `paging: {page, page_size, total, total_pages}`; a page past the last is empty, not an error. CSV is a download of every label at once.',
         `\`format=json\` (default): a LabelList. \`format=csv\`: \`text/csv\` (RFC 4180: CRLF line ends, fields with quotes, commas or line breaks quoted, quotes doubled), a header row \`${LABEL_CSV_COLUMNS.join(',')}\`, then one row per label; a text field starting with \`=\`, \`+\`, \`-\`, \`@\` (or their full-width forms), a tab or a carriage return is prefixed with \`'\` so that no spreadsheet runs it as a formula.`,
       ].join('\n'),
       tags: ['labels'],
@@ -38,12 +39,11 @@ export function labelRoutes(ctx: AppContext) {
       query: LabelsQuerySchema,
       responses: { 200: { description: 'Your labels: JSON (LabelList), or CSV with `format=csv`.', schema: LabelListSchema } },
       handler: async (req, reply, { query }) => {
-        const labels = await listLabels(ctx.pool, req.apiKey!.id, query.subject_id);
         if (query.format === 'csv') {
           reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="labels.csv"');
-          return labelsCsv(labels);
+          return labelsCsv(await listLabels(ctx.pool, req.apiKey!.id, query.subject_id));
         }
-        return { labels };
+        return labelsPage(ctx.pool, req.apiKey!.id, query.subject_id, { page: query.page, pageSize: query.page_size });
       },
     }),
     defineRoute({
@@ -57,6 +57,7 @@ export function labelRoutes(ctx: AppContext) {
         'The evidence passages are shown because a reviewer labels by them: they are what the judges read, chosen before judging, in the evidence stage\'s order (independent sources first, then by how closely they match the claim\'s words). They carry no verdict; a claim with no evidence can hardly have been resolved, and that much shows.',
         'The queue keeps nothing from a reviewer who looks elsewhere (a subject\'s claims list shows its verdicts): it serves reviewers who want to label blind.',
         'An unknown subject answers 404; a known one with no stored report and no demo claims has an empty queue.',
+        'Paged like every list: `page` (from 1) and `page_size` (1 to 200, default 50), with `paging: {page, page_size, total, total_pages}`; `labelled` counts the caller\'s labels over the whole queue, not one page.',
       ].join('\n'),
       tags: ['labels'],
       auth: true,
@@ -65,7 +66,7 @@ export function labelRoutes(ctx: AppContext) {
         200: { description: 'The subject\'s researched claims, blind where you have not labelled them.', schema: LabelQueueSchema },
         404: { description: 'No such subject.', schema: ProblemSchema },
       },
-      handler: async (req, _reply, { query }) => labelQueue(ctx.pool, req.apiKey!.id, query.subject_id),
+      handler: async (req, _reply, { query }) => labelQueue(ctx.pool, req.apiKey!.id, query.subject_id, { page: query.page, pageSize: query.page_size }),
     }),
   ];
 }

@@ -76,6 +76,9 @@ export function siteRoutes(ctx: AppContext) {
  * whole). Paths under /v1 and /mcp are never files: without a key they get
  * the API's 401, with one a 404 problem; so does any path with no file.
  */
+/** The paths the static site serves: all but those under /v1 and /mcp. */
+export const SITE_PATHS = /^\/(?!(v1|mcp)(\/|$))/;
+
 export function siteStaticPlugin(ctx: AppContext) {
   return async function (app: FastifyInstance): Promise<void> {
     await app.register(fastifyStatic, {
@@ -87,7 +90,7 @@ export function siteStaticPlugin(ctx: AppContext) {
       decorateReply: false,
       serveDotFiles: false,
       suppressWarning: true,
-      allowedPath: (pathname: string) => !/^\/(v1|mcp)(\/|$)/.test(pathname),
+      allowedPath: (pathname: string) => SITE_PATHS.test(pathname),
       setHeaders: (reply, file) => {
         reply.header('content-security-policy', SITE_CSP);
         reply.header('cache-control', cacheControl(file));

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../core/errors.ts';
 import { ResolveRequestSchema } from '../../core/schemas/requests.ts';
 import { ResolveResponseSchema, SubjectDetailSchema, SubjectListSchema } from '../../core/schemas/resources.ts';
-import { SubjectPathSchema } from '../../core/schemas/queries.ts';
+import { SubjectPathSchema, SubjectsQuerySchema } from '../../core/schemas/queries.ts';
 import { getSubject, listReportedSubjects, resolveSubjects } from '../../core/subjects.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
@@ -26,11 +26,12 @@ export function subjectRoutes(ctx: AppContext) {
       url: '/v1/subjects',
       operationId: 'listSubjects',
       summary: 'Subjects with at least one stored report, newest report first',
-      description: 'A subject\'s report here is its latest report on its whole record: a report on one topic neither lists a subject nor moves it up (it is served to requests for its topic, and carried in the export).',
+      description: 'A subject\'s report here is its latest report on its whole record: a report on one topic neither lists a subject nor moves it up (it is served to requests for its topic, and carried in the export). Paged by `page` (from 1) and `page_size` (1 to 200, default 50); the envelope carries `paging: {page, page_size, total, total_pages}`; a page past the last is empty, not an error.',
       tags: ['subjects'],
       auth: true,
-      responses: { 200: { description: 'The subjects, each with its newest report.', schema: SubjectListSchema } },
-      handler: async () => ({ subjects: await listReportedSubjects(ctx.pool) }),
+      query: SubjectsQuerySchema,
+      responses: { 200: { description: 'One page of the subjects, each with its newest report.', schema: SubjectListSchema } },
+      handler: async (_req, _reply, { query }) => listReportedSubjects(ctx.pool, { page: query.page, pageSize: query.page_size }),
     }),
     defineRoute({
       method: 'GET',

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded.ts';
 import { migrate } from './migrate.ts';
@@ -8,8 +9,31 @@ export type Database = {
   pool: Pool;
   /** The embedded server, when this process runs one. */
   embedded: EmbeddedPostgres | undefined;
+  /** Which database this is, for a person to read; no password (see databaseLabel). */
+  label: string;
+  /** True when this call made a new, empty embedded database (DATA_DIR held none). */
+  created: boolean;
   close(): Promise<void>;
 };
+
+/**
+ * Which database a process uses, in words: the embedded cluster's folder
+ * under DATA_DIR, or DATABASE_URL's host, port and database name. Never the
+ * user or password: command-line tools print it, and output ends up in
+ * terminals, logs and bug reports.
+ */
+export function databaseLabel(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  if (!config.databaseUrl) return `the embedded PostgreSQL in ${path.join(config.dataDir, 'pg')} (DATA_DIR=${config.dataDir})`;
+  let u: URL;
+  try {
+    u = new URL(config.databaseUrl);
+  } catch {
+    return 'the PostgreSQL of DATABASE_URL';
+  }
+  const host = u.hostname ? `${u.hostname}${u.port ? `:${u.port}` : ''}` : (u.searchParams.get('host') ?? 'the default host');
+  const name = decodeURIComponent(u.pathname.replace(/^\//, '')) || '(the user\'s default)';
+  return `the PostgreSQL at ${host}, database ${name} (DATABASE_URL)`;
+}
 
 /**
  * The service's database: DATABASE_URL when set, else an embedded PostgreSQL
@@ -36,6 +60,8 @@ export async function openDatabase(
     url,
     pool,
     embedded,
+    label: databaseLabel(config),
+    created: embedded?.created ?? false,
     async close() {
       await pool.end().catch(() => {});
       await embedded?.stop();

@@ -23,6 +23,14 @@ export type EmbeddedPostgres = {
   port: number;
   /** True when this process started the server (and so must stop it). */
   owned: boolean;
+  /** The cluster's folder, DATA_DIR/pg (absolute). */
+  clusterDir: string;
+  /**
+   * True when there was no cluster in DATA_DIR/pg and this call made a new,
+   * empty one (initdb). A command-line tool says so: run with the wrong
+   * DATA_DIR, it would otherwise write into a database no service reads.
+   */
+  created: boolean;
   stop(): Promise<void>;
 };
 
@@ -205,11 +213,14 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
       url: urlFor(user, password, running.port),
       port: running.port,
       owned: adopted,
+      clusterDir,
+      created: false,
       stop: adopted ? () => stopPid(pid) : async () => {},
     };
   }
 
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  if (created) {
     await fs.rm(clusterDir, { recursive: true, force: true });
     await initialise(bin, dataDir, clusterDir, log);
   }
@@ -221,6 +232,8 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
     url: urlFor(user, password, port),
     port,
     owned: true,
+    clusterDir,
+    created,
     stop: () => stopChild(child),
   };
 }

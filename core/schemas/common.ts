@@ -28,8 +28,8 @@ export const JobAcceptedSchema = z
 
 export const ProblemSchema = z
   .object({
-    type: z.string().describe('URI reference naming the problem type (`about:blank` or `/problems/<code>`).'),
-    title: z.string().describe('Short summary of the problem type.'),
+    type: z.string().describe('URI reference naming the problem type, `/problems/<code>`: a public page at that path on this service says what it means and what to do.'),
+    title: z.string().describe('Short summary of the problem type (the same for every problem of that type).'),
     status: z.number().int().describe('HTTP status code.'),
     detail: z.string().describe('What went wrong and what to do next.'),
     instance: z.string().optional().describe('The request path the problem occurred on.'),
@@ -66,6 +66,14 @@ export const PagingSchema = z
 
 export const MAX_PAGE_SIZE = 200;
 
+/** Where a page stands, for a list of `total` items cut into pages of `pageSize` (PagingSchema). */
+export function pagingOf(page: number, pageSize: number, total: number): z.infer<typeof PagingSchema> {
+  return { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) };
+}
+
+/** Replies a Claim carries in `responses`: its newest, newest first; the rest are read a page at a time (core/responses.ts). */
+export const RESPONSES_INLINE = 5;
+
 /**
  * Query-string integers: the raw value is a string; a non-numeric one is left
  * as it is so that validation names it (`int_parsing`) instead of coercing it.
@@ -77,6 +85,16 @@ export const queryInt = (def: number, min: number, max: number, description: str
     .describe(description)
     // The preprocess step hides the default from the OpenAPI generator; state it.
     .meta({ override: { default: def } });
+
+/**
+ * The paging parameters every list takes, the same everywhere: `page` from 1,
+ * `page_size` 1 to MAX_PAGE_SIZE, 50 by default. A page past the last is
+ * empty, not an error. `what` names the items (`Subjects`, `Labels`).
+ */
+export const pageQuery = (what: string) => ({
+  page: queryInt(1, 1, 1_000_000, 'Page number, from 1. A page past the last is empty.'),
+  page_size: queryInt(50, 1, MAX_PAGE_SIZE, `${what} per page, 1 to ${MAX_PAGE_SIZE}; 50 by default.`),
+});
 
 export const queryBool = (def: boolean, description: string) =>
   z

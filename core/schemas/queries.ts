@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClaimTypeSchema, OutcomeSchema, TopicSchema } from '../method/outcomes.ts';
-import { MAX_PAGE_SIZE, SubjectIdSchema, queryBool, queryInt } from './common.ts';
+import { MAX_PAGE_SIZE, SubjectIdSchema, pageQuery, queryBool, queryInt } from './common.ts';
 
 /** Path and query parameters. Every value arrives as a string; limits give 422. */
 
@@ -24,6 +24,15 @@ export const ClaimsQuerySchema = z.object({
   path: ['type'],
 });
 
+export const ClaimPathSchema = z.object({
+  claim_id: z.string().min(1).max(100).describe('A claim id, as a Claim\'s `claim_id` gives it.'),
+});
+
+export const ResponsesQuerySchema = z.object({
+  page: queryInt(1, 1, 1_000_000, 'Page number, from 1.'),
+  page_size: queryInt(50, 1, MAX_PAGE_SIZE, `Replies per page, 1 to ${MAX_PAGE_SIZE}; 50 by default.`),
+});
+
 export const ExportQuerySchema = z.object({
   format: z.enum(['jsonl', 'csv']).default('jsonl').describe('`jsonl` (default) or `csv`.'),
   table: z.enum(['claims', 'scores']).default('claims').describe('For `csv`: which table, `claims` (default) or `scores`.'),
@@ -31,13 +40,17 @@ export const ExportQuerySchema = z.object({
   include_demo: queryBool(false, 'Include demo subjects (left out by default).'),
 });
 
+export const SubjectsQuerySchema = z.object({ ...pageQuery('Subjects') });
+
 export const LabelsQuerySchema = z.object({
   subject_id: SubjectIdSchema.optional().describe('Only labels on this subject\'s claims.'),
-  format: z.enum(['json', 'csv']).default('json').describe('`json` (default) or `csv`.'),
+  format: z.enum(['json', 'csv']).default('json').describe('`json` (default, paged) or `csv` (every label in one download; `page` and `page_size` do not apply).'),
+  ...pageQuery('Labels'),
 });
 
 export const LabelQueueQuerySchema = z.object({
   subject_id: SubjectIdSchema.describe('The subject whose claims to label (required).'),
+  ...pageQuery('Claims'),
 });
 
 export const MethodologyQuerySchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClaimTypeSchema, OutcomeSchema, LabelVerdictSchema, TopicSchema } from '../method/outcomes.ts';
 import { CaveatSchema, FeaturedClaimSchema, HeadlineScoreSchema, ScoreEntrySchema } from '../method/score.ts';
-import { JobStatusSchema, PagingSchema, SubjectKindSchema } from './common.ts';
+import { JobStatusSchema, PagingSchema, RESPONSES_INLINE, SubjectKindSchema } from './common.ts';
 import { MeasurementSchema } from './demo.ts';
 export { DemoSchema, MeasurementSchema } from './demo.ts';
 
@@ -38,7 +38,10 @@ export const SubjectDetailSchema = SubjectSchema.extend({
 }).meta({ id: 'SubjectDetail' });
 
 export const SubjectListSchema = z
-  .object({ subjects: z.array(SubjectDetailSchema).describe('Subjects with at least one stored report on their whole record, newest such report first (reports on one topic neither list a subject nor move it).') })
+  .object({
+    subjects: z.array(SubjectDetailSchema).describe('One page of the subjects with at least one stored report on their whole record, newest such report first (reports on one topic neither list a subject nor move it).'),
+    paging: PagingSchema.describe('Paging over those subjects.'),
+  })
   .meta({ id: 'SubjectList' });
 
 export const ResolveCandidateSchema = z
@@ -80,7 +83,7 @@ export const ClaimResponseSchema = z
     received_at: z.string().describe('ISO 8601 timestamp.'),
     status: z.string().describe('`response received, not yet reviewed` until a person has reviewed it.'),
   })
-  .describe('A reply or correction stored against a claim, oldest first in the claim\'s `responses`. Shown as sent, not checked by the service; the key that sent it is not shown.')
+  .describe('A reply or correction stored against a claim. Shown as sent, not checked by the service; the key that sent it is not shown.')
   .meta({ id: 'ClaimResponse' });
 
 export const ClaimSchema = z
@@ -104,7 +107,12 @@ export const ClaimSchema = z
     rationale: z.string().describe('Why the outcome, in words a reader can check against the evidence.'),
     evidence: z.array(EvidenceSchema),
     judges_disagree: z.boolean(),
-    responses: z.array(ClaimResponseSchema),
+    responses: z
+      .array(ClaimResponseSchema)
+      .max(RESPONSES_INLINE)
+      .describe(`The claim's ${RESPONSES_INLINE} newest replies, newest first (all of them when it has no more). \`responses_total\` says how many it has; \`responses_url\` lists them all.`),
+    responses_total: z.number().int().min(0).describe('How many replies the claim has in all.'),
+    responses_url: z.string().describe('Path of every reply to the claim, newest first, a page at a time: `/v1/claims/<claim_id>/responses`.'),
     review_status: REVIEW,
   })
   .meta({ id: 'Claim' });
@@ -186,6 +194,15 @@ export const ClaimsPageSchema = z
   })
   .meta({ id: 'ClaimsPage' });
 
+export const ClaimResponsesPageSchema = z
+  .object({
+    claim_id: z.string(),
+    subject_id: z.string().describe('The subject whose claim it is.'),
+    responses: z.array(ClaimResponseSchema).describe('This page of the claim\'s replies, newest first.'),
+    paging: PagingSchema,
+  })
+  .meta({ id: 'ClaimResponsesPage' });
+
 export const ResponseAckSchema = z
   .object({
     response_id: z.string().describe('`rsp_…`: the stored reply.'),
@@ -238,7 +255,10 @@ export const LabelAckSchema = z
   .meta({ id: 'LabelAck' });
 
 export const LabelListSchema = z
-  .object({ labels: z.array(LabelSchema).describe('The labels made with the caller\'s key, oldest first.') })
+  .object({
+    labels: z.array(LabelSchema).describe('One page of the labels made with the caller\'s key, oldest first.'),
+    paging: PagingSchema.describe('Paging over the caller\'s labels (on the one subject, with `subject_id`).'),
+  })
   .meta({ id: 'LabelList' });
 
 const SourceSchema = z.object({ url: z.string(), title: z.string().nullable(), outlet: z.string().nullable(), published: z.string().nullable() });
@@ -264,8 +284,9 @@ export const LabelQueueSchema = z
   .object({
     subject_id: z.string(),
     report_id: z.string().nullable().describe('The report whose claims are listed; null when the subject has only demo claims, or none.'),
-    claims: z.array(LabelQueueItemSchema).describe('The subject\'s researched claims: those of its latest report, then its demo claims.'),
-    labelled: z.number().int().describe('How many of them the caller has labelled.'),
+    claims: z.array(LabelQueueItemSchema).describe('One page of the subject\'s researched claims: those of its latest report, then its demo claims.'),
+    labelled: z.number().int().describe('How many of the queue\'s claims (on every page) the caller has labelled.'),
+    paging: PagingSchema.describe('Paging over the queue\'s claims.'),
   })
   .meta({ id: 'LabelQueue' });
 

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/pool.ts';
 import { REVIEW_LABEL, type Outcome } from '../method/outcomes.ts';
 import { latestMeasurement, measurementNote, type Measurement } from '../methodology.ts';
 import { methodVersion } from '../method/version.ts';
-import { withResponses } from '../responses.ts';
+import { withResponses, type WithResponses } from '../responses.ts';
 import { BEST_RATING, OUTCOME_LABELS, WORST_RATING, claimReview, jsonForScript, ratingScale, type RatingScaleRow } from './claim-review.ts';
 import type { ExportManifest } from './exports.ts';
 import { httpUrl } from './links.ts';
@@ -31,7 +31,9 @@ export type ClaimView = {
   claim_id: string; claim_type: string; topic: string; quote: string; quote_verified: boolean; said_on: string | null;
   source: { url: string; href: string | null; title: string | null; outlet: string | null; published: string | null };
   resolution_criteria: string; due: string | null; outcome: Outcome; outcome_label: string; on_time: boolean | null; rationale: string;
-  evidence: EvidenceView[]; judges_disagree: boolean; responses: ResponseView[]; review_status: string;
+  evidence: EvidenceView[]; judges_disagree: boolean; review_status: string;
+  /** The claim's newest replies (RESPONSES_INLINE at most), newest first; `responses_total` counts them all, and `responses_url` (the API's paged list) holds them all. */
+  responses: ResponseView[]; responses_total: number; responses_url: string;
   /** schema.org ClaimReview of the verdict, serialised for a script element (see claim-review.ts). */
   claim_review_json: string;
 };
@@ -108,7 +110,7 @@ type StoredReport = {
   score: Headline; scores: Record<string, StoredScore | undefined>; caveats?: { code: string; message: string }[];
   featured_claims?: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; why_featured: string }[]; review_status?: string;
 };
-type StoredClaim = Omit<ClaimView, 'source' | 'evidence' | 'responses' | 'outcome_label' | 'review_status' | 'claim_review_json'> & {
+type StoredClaim = Omit<ClaimView, 'source' | 'evidence' | 'responses' | 'responses_total' | 'responses_url' | 'outcome_label' | 'review_status' | 'claim_review_json'> & {
   source: { url: string; title: string | null; outlet: string | null; published: string | null };
   evidence?: { url: string; publisher: string | null; published: string | null; quote: string; independent_of_subject: boolean }[];
 };
@@ -121,7 +123,7 @@ function subjectRef(s: { subject_id: string; name: string; kind: string; descrip
   return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description ?? null, path: pagePath({ view: 'subject', key: s.subject_id }) };
 }
 
-function reportPage(row: PageReportRow, claims: (StoredClaim & { responses: Omit<ResponseView, 'href'>[] })[], c: Common, siteUrl: string | null): ReportPage {
+function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[], c: Common, siteUrl: string | null): ReportPage {
   const r = row.report;
   const path = pagePath({ view: 'report', key: row.id });
   const generatedOn = row.generated_at.toISOString().slice(0, 10);
@@ -132,7 +134,8 @@ function reportPage(row: PageReportRow, claims: (StoredClaim & { responses: Omit
     resolution_criteria: cl.resolution_criteria, due: cl.due ?? null, outcome: cl.outcome, outcome_label: OUTCOME_LABELS[cl.outcome] ?? cl.outcome,
     on_time: cl.on_time ?? null, rationale: cl.rationale,
     evidence: (cl.evidence ?? []).map((e) => ({ url: e.url, href: httpUrl(e.url), publisher: e.publisher ?? null, published: e.published ?? null, quote: e.quote, independent_of_subject: e.independent_of_subject })),
-    judges_disagree: cl.judges_disagree, responses: cl.responses.map((x) => ({ ...x, href: httpUrl(x.counter_evidence_url) })), review_status: REVIEW_LABEL,
+    judges_disagree: cl.judges_disagree, review_status: REVIEW_LABEL,
+    responses: cl.responses.map((x) => ({ ...x, href: httpUrl(x.counter_evidence_url) })), responses_total: cl.responses_total, responses_url: cl.responses_url,
     claim_review_json: jsonForScript(claimReview(cl, { pagePath: path, siteUrl, published: generatedOn, subject: r.subject })),
   }));
   const counts = new Map<Outcome, number>();

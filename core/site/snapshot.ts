@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../db/pool.ts';
+import { replyIdsOnReports } from '../responses.ts';
 import type { ExportManifest } from './exports.ts';
 import {
   browseLetters, browsePage, common, exportsPage, indexPage, loadSummaries, methodologyPages, reportPages, subjectPage,
@@ -41,8 +42,10 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
     for (const p of await reportPages(db, ids, c, o.siteUrl)) {
       await write(path.join('report', `${p.report_id}.json`), p);
       lists.report.push({ key: p.report_id });
-      for (const cl of p.claims) for (const r of cl.responses) responseIds.push(r.response_id);
     }
+    // Every reply on these reports, not only the few each claim shows: the
+    // incremental build compares this list with every reply there is.
+    for (const r of await replyIdsOnReports(db, ids)) responseIds.push(r.id);
   }
   for (const id of sum.subjects.keys()) {
     const p = subjectPage(sum, id, c)!;

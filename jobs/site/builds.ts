@@ -2,6 +2,7 @@ import { access, link, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool, PoolClient } from '../../core/db/pool.ts';
 import { latestMeasurement } from '../../core/methodology.ts';
+import { replyIdsOnReports } from '../../core/responses.ts';
 import { REPO_ROOT } from '../../core/method/version.ts';
 import { readExportManifests } from '../../core/site/exports.ts';
 import {
@@ -169,10 +170,7 @@ async function planIncremental(tx: PoolClient, o: SiteOptions, live: BuildManife
   const now = new Set(sum.reports.map((r) => r.report_id));
   if (live.report_ids.some((id) => !now.has(id))) return 'full';
   const added = sum.reports.filter((r) => !published.has(r.report_id));
-  const { rows: replies } = await tx.query<{ id: string; report_id: string }>(
-    'SELECT r.id, c.report_id FROM responses r JOIN claims c ON c.claim_id = r.claim_id WHERE c.report_id = ANY($1::text[])',
-    [[...now]],
-  );
+  const replies = await replyIdsOnReports(tx, [...now]);
   const knownReplies = new Set(live.response_ids);
   const replied = replies.filter((r) => !knownReplies.has(r.id));
   const measurementAt = (await latestMeasurement(tx))?.measured_at ?? null;
