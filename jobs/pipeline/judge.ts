@@ -209,7 +209,13 @@ export function judgeClaim(published: CandidateClaim, evidence: readonly Evidenc
   const read = [...findings.values()].map((f) => f.outcome);
   const keptEarly = claim.claim_type === 'promise' && read.includes('true') && read.every((o) => o === 'true' || o === 'unresolvable');
   const opinions = JUDGES.filter((j) => findings.get(j.name)?.applies !== false).map((j) => opinionOf(claim, j.name, findings.get(j.name) as Finding, due, today, keptEarly));
-  const { outcome, judges_disagree, adopted } = combine(opinions);
+  const combined = combine(opinions);
+  // A claim of two parts ("we cut incidents by a third and we had no serious incidents") can hold in one and fail in
+  // the other: judges on opposite sides then read different parts, and the claim is mixed, not open.
+  const compound = /,?\s+and\s+(?:we|i|it|our|its|they|the|there|no|not)\b|;|\bbut\b/i.test(claim.quote);
+  const { outcome, judges_disagree, adopted } = combined.outcome === 'unresolvable' && combined.judges_disagree && compound
+    ? { ...combined, outcome: 'mixed' as const, adopted: opinions.filter((o) => isResolved(o.outcome)) }
+    : combined;
   const times = adopted.map((o) => o.on_time);
   const on_time = !isResolved(outcome) || outcome === 'false' ? null : times.includes(false) ? false : times.includes(true) ? true : null;
   const verdict = { outcome, on_time, judges_disagree, opinions };

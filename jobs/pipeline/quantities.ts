@@ -43,6 +43,8 @@ export type Reading = {
   toLevel?: 'up' | 'down' | null;
   head: string | null;
   context: Set<string>;
+  /** The words of the figure's own clause, which break ties between figures of one sentence. */
+  clause?: Set<string>;
   years: Set<string>;
   months: Set<string>;
   /** Part of a year the figure is for: "q1".."q4", "h1", "h2", or null for a whole year or none said. */
@@ -179,7 +181,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
   const out: Raw[] = [];
   // What a figure measures, in words: names are left out (every sentence about a body shares its name).
   const capitalised = new Set(namesIn(sentence).filter((n) => !(n.initial && !n.text.includes(' '))).flatMap((n) => words(n.text)).map(stem));
-  const context = new Set([...contentStems(`${sentence} ${header ?? ''}`)].filter((w) => !capitalised.has(w)));
+  // Words of change ("cut", "rose") say how a figure moved, not what it measures.
+  const context = new Set([...contentStems(`${sentence} ${header ?? ''}`)].filter((w) => !capitalised.has(w) && !UP.has(w) && !DOWN.has(w)));
   const headerPercent = header !== undefined && /%|per ?cent|percent|share|proportion|rate\b/i.test(header);
   const headerMoney = header !== undefined && /[£$€]/.test(header);
   const headerChange = header !== undefined && /\bchange\b|increase|decrease|growth|\bfall\b|\brise\b/i.test(header);
@@ -310,10 +313,26 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       toLevel,
       head: head ? stem(head) : null,
       context,
+      clause: new Set([...contentStems(clause)].filter((w) => context.has(w))),
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
       years: changeYears(kind, `${clause} ${header ?? ''}`, sentence),
       months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),
       part: partOfYear(`${clause} ${header ?? ''}`) ?? partOfYear(sentence),
+    });
+  }
+  // "halved", "doubled", "tripled": a change of -50%, +100%, +200% with no figure written.
+  for (const m of sentence.matchAll(/\b(halv(?:e|ed|es|ing)|doubl(?:e|ed|es|ing)|tripl(?:e|ed|es|ing))\b/gi)) {
+    const w = m[1]!.toLowerCase();
+    const value = w.startsWith('halv') ? -50 : w.startsWith('doubl') ? 100 : 200;
+    const at = m.index;
+    if (out.some((r) => r.at <= at && at < r.end)) continue;
+    const before = sentence.slice(0, at);
+    const prev = words(before);
+    out.push({
+      at, end: at + m[0].length, text: m[0], value, low: value, high: value, unit: 'percent', kind: 'change', threshold: null, inclusive: false, nearly: false,
+      target: prev.slice(-4).some((x) => TARGET.has(stem(x))) || /\bto\s*$/i.test(before), forecast: prev.some((x) => FORECAST.has(x)),
+      negated: prev.slice(-4).some((x) => NEGATORS.has(x) || /n['’]t$/.test(x)), duration: false, denominator: false, toLevel: null, head: null,
+      context, years: changeYears('change', sentence, sentence), months: monthsIn(sentence), part: partOfYear(sentence),
     });
   }
   // Ranges: "6 to 9 percent", "between £1.2bn and £1.3bn", "4-6%": one figure from low to high.
