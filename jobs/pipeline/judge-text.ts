@@ -33,7 +33,7 @@ const IRREGULAR: Record<string, string> = {
   donations: 'donate', investment: 'invest', enrolment: 'enrol', enrollment: 'enrol', enrolled: 'enrol', arrival: 'arrive', arrivals: 'arrive',
   departure: 'depart', publication: 'publish', correction: 'correct', corrections: 'correct', subscription: 'subscribe', subscriptions: 'subscribe',
   subscriber: 'subscribe', subscribers: 'subscribe', vaccination: 'vaccinate', vaccinations: 'vaccinate', vaccinated: 'vaccinate', prescription: 'prescribe',
-  punctual: 'punctuality', pts: 'point', pt: 'point', avg: 'average', yr: 'year', yrs: 'year', hrs: 'hour', mins: 'minute', approx: 'approximately', expenditure: 'spend', expenditures: 'spend', revenues: 'revenue', income: 'income', hires: 'hire', hiring: 'hire',
+  redundancy: 'redundant', redundancies: 'redundant', compulsorily: 'compulsory', punctual: 'punctuality', pts: 'point', pt: 'point', avg: 'average', yr: 'year', yrs: 'year', hrs: 'hour', mins: 'minute', approx: 'approximately', expenditure: 'spend', expenditures: 'spend', revenues: 'revenue', income: 'income', hires: 'hire', hiring: 'hire',
 };
 
 const hasVowel = (s: string) => /[aeiouy]/.test(s);

@@ -139,7 +139,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   // "We have not had a single finding of severe maladministration since April 2024": a source that reports
   // such a finding contradicts it.
   const none = NONE_EXISTS.exec(claim.quote.replace(BOUNDS, ' '));
-  if (claim.claim_type === 'factual' && none) {
+  // (A promise or forecast that there will be none is answered the same way once it has been reported.)
+  if (none && (claim.claim_type === 'factual' || claim.claim_type === 'promise' || claim.claim_type === 'prediction')) {
     const thing = words(none[1]!).map(stem).filter((w) => nouns.has(w));
     if (thing.length && thing.every((w) => sentenceStems.has(w)) && !/\b(no|not|never|none|without)\b|n['’]t\b/i.test(sentence) && !WRONG.test(sentence)) {
       say('against', `reports ${none[1]!.trim()} where the claim says there was none`);
