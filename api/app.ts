@@ -7,6 +7,7 @@ import { FailedKeyThrottle, authPlugin } from './plugins/auth.ts';
 import { clientErrorHandler, errorsPlugin } from './plugins/errors.ts';
 import { logSerializers } from './logging.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 import { createLimiter, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { buildOpenApi } from './openapi.ts';
 import { registerRoute, defineRoute, type AnyRoute } from './route.ts';
@@ -92,6 +93,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   await securityHeadersPlugin()(app);
+  await compressionPlugin(app);
   // Filled once the routes are known (below), read by the 404/405 handler.
   const allowed = new AllowedMethods();
   await errorsPlugin(app, allowed);

@@ -1,5 +1,7 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { ReportPathSchema } from '../../core/schemas/queries.ts';
 import { publicRoot, readCurrent } from '../../core/site/layout.ts';
@@ -80,21 +82,61 @@ export function siteRoutes(ctx: AppContext) {
 export const SITE_PATHS = /^\/(?!(v1|mcp)(\/|$))/;
 
 export function siteStaticPlugin(ctx: AppContext) {
+  const root = publicRoot(ctx.config.siteDir);
   return async function (app: FastifyInstance): Promise<void> {
-    await app.register(fastifyStatic, {
-      root: publicRoot(ctx.config.siteDir),
-      prefix: '/',
-      wildcard: true,
-      index: ['index.html'],
-      redirect: true,
-      decorateReply: false,
-      serveDotFiles: false,
-      suppressWarning: true,
-      allowedPath: (pathname: string) => SITE_PATHS.test(pathname),
-      setHeaders: (reply, file) => {
-        reply.header('content-security-policy', SITE_CSP);
-        reply.header('cache-control', cacheControl(file));
-      },
+    // A context of its own: the hook below runs for the site's files only.
+    await app.register(async (site) => {
+      site.addHook('onRequest', async (req) => dropStaleEncodings(root, req));
+      await site.register(fastifyStatic, {
+        root,
+        prefix: '/',
+        wildcard: true,
+        index: ['index.html'],
+        redirect: true,
+        decorateReply: false,
+        serveDotFiles: false,
+        suppressWarning: true,
+        // The build writes <file>.br and <file>.gz beside each page (jobs/site/precompress.ts);
+        // sent by Accept-Encoding, with Vary: Accept-Encoding on every answer, compressed or not.
+        preCompressed: true,
+        allowedPath: (pathname: string) => SITE_PATHS.test(pathname),
+        setHeaders: (reply, file) => {
+          reply.header('content-security-policy', SITE_CSP);
+          reply.header('cache-control', cacheControl(file));
+        },
+      });
     });
   };
+}
+
+/**
+ * A page replaced in a version made of hard links without its compressed
+ * copies being rewritten (the nightly export re-renders the index and the
+ * exports page) still has the older page's copies beside it, older than the
+ * page. Those must not be sent: the request is then answered with the page
+ * itself, uncompressed, until the next build writes fresh copies. Two stats
+ * a page request; only for paths that name a page or a text file.
+ */
+async function dropStaleEncodings(root: string, req: FastifyRequest): Promise<void> {
+  if (!req.headers['accept-encoding'] || (req.method !== 'GET' && req.method !== 'HEAD')) return;
+  let pathname = req.url.split('?')[0]!;
+  try {
+    pathname = decodeURIComponent(pathname);
+  } catch {
+    return;
+  }
+  if (!SITE_PATHS.test(pathname)) return;
+  const rel = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
+  if (!/\.(html|css|json|xml|svg|txt|js|mjs)$/.test(rel)) return;
+  const file = path.join(root, rel);
+  if (!file.startsWith(root + path.sep)) return;
+  const page = await stat(file).catch(() => null);
+  if (!page) return;
+  for (const ext of ['.br', '.gz']) {
+    const copy = await stat(file + ext).catch(() => null);
+    if (copy && copy.mtimeMs < page.mtimeMs) {
+      req.headers['accept-encoding'] = 'identity';
+      return;
+    }
+  }
 }

@@ -17,6 +17,8 @@ import { rendererFor } from '../../core/site/renderer.ts';
 import { writeSnapshot } from '../../core/site/snapshot.ts';
 import { siteVersion } from '../../core/site/version.ts';
 import { runAstroBuild } from './astro.ts';
+import { precompressTree, writeSiteFile } from './precompress.ts';
+import { writeCrawlerFiles } from './sitemap.ts';
 
 /**
  * Building the static site into DATA_DIR/site (layout in core/site/layout.ts).
@@ -131,6 +133,10 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       }
       await linkIfThere(path.join(oldExports, 'latest.json'), path.join(clientDir(dir), 'exports', 'latest.json'));
     }
+    await writeCrawlerFiles(clientDir(dir), o.siteUrl);
+    const tCompress = performance.now();
+    await precompressTree(clientDir(dir));
+    const tCheck = performance.now();
     // Every page the snapshot listed must be there before the folder goes live.
     await access(path.join(clientDir(dir), 'index.html'));
     for (const rid of snap.report_ids) await access(path.join(clientDir(dir), pageFile({ view: 'report', key: rid })));
@@ -141,7 +147,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     };
     await publish(o, dir, manifest, current?.manifest.build_id ?? null);
     const before = new Set(current?.manifest.report_ids ?? []);
-    const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, check_and_publish: performance.now() - tCarry };
+    const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, carry_and_sitemap: tCompress - tCarry, precompress: tCheck - tCompress, check_and_publish: performance.now() - tCheck };
     return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: snap.report_ids.filter((r) => !before.has(r)), phases: rounded(phases) };
   } catch (err) {
     await removeTree(dir);
@@ -207,7 +213,9 @@ async function incrementalBuild(pool: Pool, o: SiteOptions, current: NonNullable
   try {
     await cloneTree(current.dir, dir);
     const tRender = performance.now();
-    for (const page of plan.pages) await writeFileAtomic(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
+    // writeSiteFile, not writeFileAtomic: the hard-linked .br and .gz copies are the old page's.
+    for (const page of plan.pages) await writeSiteFile(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
+    await writeCrawlerFiles(clientDir(dir), o.siteUrl);
     const tPublish = performance.now();
     const ms = performance.now() - t0;
     const manifest: BuildManifest = {
