@@ -8,6 +8,7 @@ import { common, exportsPage, indexPage, loadSummaries, pageFile, pageRefOf, pub
 import { rendererFor } from '../core/site/renderer.ts';
 import { QUEUES } from './queues.ts';
 import { buildLocked, readOnlySnapshot, recordBuild, type SiteOptions } from './site/builds.ts';
+import { writeSiteFile } from './site/precompress.ts';
 
 /**
  * The nightly export (pg-boss schedule, SITE_EXPORT_CRON, UTC): brings the
@@ -43,7 +44,7 @@ export async function runNightlyExport(pool: Pool, o: SiteOptions, date = new Da
       const nights = await placeExport(path.join(clientDir(dir), 'exports'), night, date, o.exportKeepDays);
       const c = common();
       for (const page of [exportsPage(nights, c), indexPage(sum, c, nights[0] ?? null)]) {
-        await writeFileAtomic(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
+        await writeSiteFile(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
       }
       const ms = performance.now() - t0;
       const build: BuildManifest = { ...current.manifest, build_id: id, kind: 'export', built_at: new Date().toISOString(), based_on: current.manifest.build_id, rendered: 2, ms: Math.round(ms) };
