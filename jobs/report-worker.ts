@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Providers } from '../core/providers/types.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
+import { progressWriter } from '../core/reports/progress.ts';
 import { QUEUES } from './queues.ts';
 import { requestSiteBuild } from './site-build.ts';
 
@@ -23,14 +24,18 @@ export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCo
   const job = await startAttempt(pool, jobId);
   if (!job) return; // already ended, or unknown: nothing to do
   const request = job.request as { depth?: 'quick' | 'standard'; topic?: string | null; consent_ref?: string | null };
+  // The poll shows where the research is while it runs (written beside it, never holding it up).
+  const progress = progressWriter(pool, jobId, (err) => log?.warn({ job: jobId, error: err.message }, 'report job progress not recorded'));
   try {
     // Loaded on the first job, not at start: the pipeline brings the language models with it.
     const { makeReport } = await import('./research.ts');
-    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, ...(providers ? { providers } : {}) });
+    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, onProgress: progress.update, ...(providers ? { providers } : {}) });
+    await progress.flush();
     if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
     else await finishJob(pool, jobId, { status: r.status, reason: r.reason });
     log?.info({ job: jobId, status: r.status }, 'report job ended');
   } catch (err) {
+    await progress.flush();
     const last = attempt.retryCount >= attempt.retryLimit;
     log?.warn({ job: jobId, attempt: attempt.retryCount + 1, last, error: (err as Error).message }, 'report job attempt failed');
     if (last) {

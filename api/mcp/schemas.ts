@@ -60,6 +60,7 @@ export const LookupOutputSchema = z.object({
   job_id: poll.job_id.optional().describe('The job making the report (pending), or the one that ended without one (insufficient, refused).'),
   reason: reason.optional(),
   candidates: z.array(SubjectCandidateSchema).optional().describe('When ambiguous: the subjects the name matches.'),
+  progress: poll.progress.describe('When pending and the research has begun: its stage and counts so far (as the job poll gives them).'),
 });
 
 // check_claims
@@ -78,6 +79,7 @@ export const CheckOutputSchema = z.object({
   results: poll.results.unwrap().optional().describe('Per-claim outcomes with the fixed test, reasoning and evidence; there is no overall score.'),
   review_status: ClaimSchema.shape.review_status.optional(),
   reason: reason.optional(),
+  progress: poll.progress.describe('When pending and the job says where it is: its stage and counts so far (as the job poll gives them).'),
 });
 
 // get_evidence

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
 import { JobAcceptedSchema } from '../../core/schemas/common.ts';
-import { ClaimsPageSchema, JobPollSchema, StoredReportSchema, SubjectCandidateSchema } from '../../core/schemas/resources.ts';
+import { ClaimsPageSchema, JobPollSchema, StoredReportSchema, SubjectCandidateSchema, type JobProgress } from '../../core/schemas/resources.ts';
 import {
   CheckInputSchema,
   CheckOutputSchema,
@@ -48,18 +48,42 @@ function fail(text: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-/** Polls a job with growing pauses (0.5, 1, 2, 4 s…) until it ends or the wait is over; each poll is one REST request. */
-async function waitForJob(rest: Rest, jobId: string, waitMs: number): Promise<RestAnswer | null> {
+/**
+ * Polls a job with growing pauses (0.5, 1, 2, 4 s…) until it ends or the wait
+ * is over; each poll is one REST request. `done` is the final (or failed)
+ * answer, null when the wait ran out; `progress` is where the job last said
+ * it was.
+ */
+async function waitForJob(rest: Rest, jobId: string, waitMs: number): Promise<{ done: RestAnswer | null; progress: JobProgress | undefined }> {
   const deadline = Date.now() + waitMs;
   let pause = 500;
   for (;;) {
     const a = await rest('GET', `/v1/reports/${encodeURIComponent(jobId)}`);
-    if (a.status !== 200) return a;
-    if (FINAL.has((a.body as { status?: string }).status ?? '')) return a;
-    if (Date.now() + pause > deadline) return null;
+    if (a.status !== 200) return { done: a, progress: undefined };
+    if (FINAL.has((a.body as { status?: string }).status ?? '')) return { done: a, progress: undefined };
+    if (Date.now() + pause > deadline) {
+      const running = JobPollSchema.safeParse(a.body);
+      return { done: null, progress: running.success ? running.data.progress : undefined };
+    }
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(pause * 2, 4000);
   }
+}
+
+const STAGE_WORDS: Record<JobProgress['stage'], string> = {
+  identify: 'identifying the subject',
+  discover: 'finding the documents in which the subject speaks',
+  extract: 'taking checkable claims from them',
+  evidence: 'looking for evidence on each claim and judging it',
+  judge: 'judging the last claims',
+  score: 'scoring and storing the report',
+};
+
+/** Where a running job is, in words: its stage and counts so far (empty when the job has not said). */
+export function progressWords(p: JobProgress | undefined): string {
+  if (!p) return '';
+  const counts = p.stage === 'identify' || p.stage === 'discover' ? '' : `: ${p.documents} documents read, ${p.claims_found} claims found, ${p.claims_judged} judged`;
+  return ` It is at the ${p.stage} stage (${STAGE_WORDS[p.stage]})${counts}.`;
 }
 
 type Entry = { score: number; interval_80: readonly number[]; n_resolved: number; confidence: { level: string } } | undefined;
@@ -155,7 +179,7 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
       const accepted = readAnswer(JobAcceptedSchema, a);
       if (!accepted.ok) return fail(accepted.error);
       const jobId = accepted.data.job_id;
-      const done = await waitForJob(rest, jobId, opts.waitMs);
+      const { done, progress } = await waitForJob(rest, jobId, opts.waitMs);
       if (done && done.status !== 200) return fail(restError(done));
       const job = done ? readAnswer(JobPollSchema, done) : null;
       if (job && !job.ok) return fail(job.error);
@@ -172,8 +196,8 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
         return ok(LookupOutputSchema, { status: ended.status, job_id: jobId, reason, message }, message);
       }
       if (ended) return fail(`No report on ${who}: the job ${jobId} ended ${ended.status}. ${ended.reason ?? ''} Try again later.`);
-      const message = `The report on ${who} is being made (job ${jobId}); new subjects take minutes. ${again}`;
-      return ok(LookupOutputSchema, { status: 'pending', job_id: jobId, message }, message);
+      const message = `The report on ${who} is being made (job ${jobId}); new subjects take minutes.${progressWords(progress)} ${again}`;
+      return ok(LookupOutputSchema, { status: 'pending', job_id: jobId, message, ...(progress ? { progress } : {}) }, message);
     },
   );
 
@@ -191,7 +215,7 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
         if (!accepted.ok) return fail(accepted.error);
         jobId = accepted.data.job_id;
       }
-      const done = await waitForJob(rest, jobId, opts.waitMs);
+      const { done, progress } = await waitForJob(rest, jobId, opts.waitMs);
       if (done && done.status !== 200) return fail(restError(done));
       const job = done ? readAnswer(JobPollSchema, done) : null;
       if (job && !job.ok) return fail(job.error);
@@ -210,8 +234,8 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
         return ok(CheckOutputSchema, { status: 'insufficient', job_id: jobId, reason, message }, message);
       }
       if (ended) return fail(`The check ended ${ended.status}. ${ended.reason ?? ''}`);
-      const message = `The check is running (job ${jobId}). Call check_claims again with job_id "${jobId}" (and no text) to collect the outcomes.`;
-      return ok(CheckOutputSchema, { status: 'pending', job_id: jobId, message }, message);
+      const message = `The check is running (job ${jobId}).${progressWords(progress)} Call check_claims again with job_id "${jobId}" (and no text) to collect the outcomes.`;
+      return ok(CheckOutputSchema, { status: 'pending', job_id: jobId, message, ...(progress ? { progress } : {}) }, message);
     },
   );
 

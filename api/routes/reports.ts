@@ -59,7 +59,7 @@ export function reportRoutes(ctx: RouteContext) {
       operationId: 'getReportOrJob',
       summary: 'Poll a job, or fetch a stored report',
       description:
-        'A job id gives the job: `queued` → `running` → one of the final statuses `complete`, `insufficient`, `refused`, `failed` (the last three carry a `reason`); once `complete`, a report job carries `report_id` and `report`. A job is visible only to the keys that asked for it. A report id gives the stored report envelope.',
+        'A job id gives the job: `queued` → `running` → one of the final statuses `complete`, `insufficient`, `refused`, `failed` (the last three carry a `reason`); once `complete`, a report job carries `report_id` and `report`. While a report job is `running`, it carries `progress`: its stage (`identify`, `discover`, `extract`, `evidence`, `judge`, `score`) and its counts so far (`documents`, `claims_found`, `claims_judged`), which never go down; `progress` is absent once the job has ended. A job is visible only to the keys that asked for it. A report id gives the stored report envelope.',
       tags: ['reports'],
       auth: true,
       params: ReportOrJobPathSchema,

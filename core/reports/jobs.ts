@@ -1,5 +1,6 @@
 import type { PoolClient, Queryable } from '../db/pool.ts';
 import type { Topic } from '../method/outcomes.ts';
+import type { JobProgress } from '../schemas/resources.ts';
 import { newJobId } from './ids.ts';
 
 /**
@@ -26,12 +27,14 @@ export type JobRow = {
   report_id: string | null;
   results: unknown[] | null;
   attempts: number;
+  /** Report jobs while running: the stage and counts so far (null before the first stage, between attempts, once ended). */
+  progress: JobProgress | null;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
 };
 
-const COLUMNS = 'id, kind, status, key_id, callers, subject_id, topic, request, reason, report_id, results, attempts, created_at, started_at, finished_at';
+const COLUMNS = 'id, kind, status, key_id, callers, subject_id, topic, request, reason, report_id, results, attempts, progress, created_at, started_at, finished_at';
 
 export async function getJob(db: Queryable, id: string): Promise<JobRow | null> {
   const { rows } = await db.query<JobRow>(`SELECT ${COLUMNS} FROM jobs WHERE id = $1`, [id]);
@@ -78,7 +81,8 @@ export async function openReportJob(
 /** Marks a job running for one more attempt; false when it has already ended (a duplicate delivery). */
 export async function startAttempt(db: Queryable, id: string): Promise<JobRow | null> {
   const { rows } = await db.query<JobRow>(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+    // A new attempt starts its research over: the last attempt's progress no longer says where it is.
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), progress = NULL
       WHERE id = $1 AND status IN ('queued', 'running') RETURNING ${COLUMNS}`,
     [id],
   );
@@ -87,7 +91,7 @@ export async function startAttempt(db: Queryable, id: string): Promise<JobRow | 
 
 /** Between retries: back to queued. */
 export async function requeue(db: Queryable, id: string): Promise<void> {
-  await db.query(`UPDATE jobs SET status = 'queued' WHERE id = $1 AND status = 'running'`, [id]);
+  await db.query(`UPDATE jobs SET status = 'queued', progress = NULL WHERE id = $1 AND status = 'running'`, [id]);
 }
 
 export async function finishJob(
@@ -96,10 +100,18 @@ export async function finishJob(
   end: { status: (typeof FINAL_STATUSES)[number]; reason?: string | null; reportId?: string | null; results?: unknown[] | null; clearRequest?: boolean },
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE jobs SET status = $2, reason = $3, report_id = $4, results = $5, finished_at = now(),
+    `UPDATE jobs SET status = $2, reason = $3, report_id = $4, results = $5, finished_at = now(), progress = NULL,
             request = CASE WHEN $6 THEN '{}'::jsonb ELSE request END
       WHERE id = $1 AND status IN ('queued', 'running')`,
     [id, end.status, end.status === 'complete' ? null : (end.reason ?? 'no reason recorded'), end.reportId ?? null, end.results ? JSON.stringify(end.results) : null, end.clearRequest ?? false],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Records where a running job is. Only a running job takes it, so a write
+ * that lands after the job ended (or was requeued) changes nothing.
+ */
+export async function recordProgress(db: Queryable, id: string, progress: JobProgress): Promise<void> {
+  await db.query(`UPDATE jobs SET progress = $2 WHERE id = $1 AND status = 'running'`, [id, JSON.stringify(progress)]);
 }

@@ -7,6 +7,7 @@ import type { StoredReports } from './stored.ts';
 /**
  * GET /v1/reports/{id}: a job id answers the job (its status, and once
  * complete its report); a report id answers the stored report envelope.
+ * While a report job runs, `progress` says its stage and counts so far.
  * A job is visible only to the keys that asked for it: to anyone else it does
  * not exist (404), so job ids leak nothing across keys.
  */
@@ -27,6 +28,8 @@ export async function poll(db: Queryable, id: string, keyId: number, reports: St
       report_id: job.report_id,
       report: report?.report ?? null,
       results: job.status === 'complete' ? job.results : null,
+      // Only a running job says where it is: a queued or ended one has no stage.
+      ...(job.status === 'running' && job.progress ? { progress: job.progress } : {}),
     };
   }
   if (id.startsWith('rep_')) {

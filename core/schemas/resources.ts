@@ -169,6 +169,25 @@ export const CheckResultSchema = z
   .describe('One checked claim: its outcome with the reasoning and evidence. A check gives no score.')
   .meta({ id: 'CheckResult' });
 
+/** The research stages a report job passes through, in order. */
+export const JOB_STAGES = ['identify', 'discover', 'extract', 'evidence', 'judge', 'score'] as const;
+
+export const JobProgressSchema = z
+  .object({
+    stage: z
+      .enum(JOB_STAGES)
+      .describe(
+        'The stage the research is at, in this order: `identify` (the subject and the rules on who may be reported on), `discover` (finding the documents in which the subject speaks), `extract` (taking checkable claims from them, each with its fixed test), `evidence` (looking for evidence on each claim; a claim is judged as soon as its evidence is in, so `claims_judged` rises here too), `judge` (every claim has its evidence; the last ones are being judged), `score` (scoring and storing the report).',
+      ),
+    documents: z.number().int().min(0).describe('Documents read so far: the subject\'s statement documents found by `discover` (0 before then).'),
+    claims_found: z.number().int().min(0).describe('Checkable claims found so far (0 before `extract` has finished).'),
+    claims_judged: z.number().int().min(0).describe('Claims judged so far, of `claims_found`. Updated at most every second or every 10 claims.'),
+  })
+  .describe('Where a running report job is: its stage and its counts so far. Counts never go down while an attempt runs; a retried job starts again from `identify`.')
+  .meta({ id: 'JobProgress' });
+
+export type JobProgress = z.infer<typeof JobProgressSchema>;
+
 export const JobPollSchema = z
   .object({
     job_id: z.string().startsWith('job_'),
@@ -182,6 +201,7 @@ export const JobPollSchema = z
     report_id: z.string().nullable().describe('Once `complete`, for a report job: the stored report.'),
     report: ReportSchema.nullable().describe('Once `complete`, for a report job: the finished report.'),
     results: z.array(CheckResultSchema).nullable().describe('Once `complete`, for a check job: per-claim outcomes, in the order the claims stand in the text (or were sent); no score. Null otherwise.'),
+    progress: JobProgressSchema.optional().describe('Only while a report job is `running` and has begun its first stage: where it is and its counts so far. Absent otherwise (queued, ended, and check jobs).'),
   })
   .meta({ id: 'JobPoll' });
 

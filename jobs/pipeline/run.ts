@@ -2,6 +2,7 @@ import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
 import { mapLimit } from '../../core/concurrency.ts';
 import { methodVersion } from '../../core/method/version.ts';
 import type { KnownSubject, Providers } from '../../core/providers/types.ts';
+import type { JobProgress } from '../../core/schemas/resources.ts';
 import { assessStage, extractStage } from './stages.ts';
 import { discoverStatements } from './discover.ts';
 import { findDocuments } from './evidence.ts';
@@ -33,7 +34,18 @@ export type ResearchOptions = {
   today?: string;
   /** Claims researched at once. */
   concurrency?: number;
+  /**
+   * Told where the research is: at each stage boundary, and as claims are
+   * judged (at most every second or every 10 claims). Counts never go down.
+   * Called synchronously and not awaited: it must not throw, and it changes
+   * nothing the research finds.
+   */
+  onProgress?: (p: JobProgress) => void;
 };
+
+/** Between stage boundaries, judged claims are reported at most this often. */
+const PROGRESS_EVERY_MS = 1000;
+const PROGRESS_EVERY_CLAIMS = 10;
 
 export type ResearchStats = {
   documents: number;
@@ -66,14 +78,30 @@ export function subjectOut(s: KnownSubject) {
 }
 
 export async function researchSubject(subject: KnownSubject, providers: Providers, opts: ResearchOptions = {}): Promise<ResearchResult> {
+  const progress: JobProgress = { stage: 'identify', documents: 0, claims_found: 0, claims_judged: 0 };
+  let toldAt = 0;
+  let toldJudged = 0;
+  const tell = (stage?: JobProgress['stage']) => {
+    if (!opts.onProgress) return;
+    const now = performance.now();
+    if (!stage && progress.claims_judged - toldJudged < PROGRESS_EVERY_CLAIMS && now - toldAt < PROGRESS_EVERY_MS) return;
+    if (stage) progress.stage = stage;
+    toldAt = now;
+    toldJudged = progress.claims_judged;
+    opts.onProgress({ ...progress });
+  };
+  tell('identify');
   const refused = refusal(subject, opts.consentRef);
   if (refused) return { status: 'refused', subject, reason: refused, claims: [], stats: null };
 
   const depth = DEPTHS[opts.depth ?? 'quick'];
   const today = opts.today ?? new Date().toISOString().slice(0, 10);
   const t0 = performance.now();
+  tell('discover');
   const { documents, ambiguous } = await discoverStatements(subject, providers, { limit: depth.documents });
   const t1 = performance.now();
+  progress.documents = documents.length;
+  tell('extract');
 
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
   const seen = new Set<string>();
@@ -92,6 +120,8 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
     }
   }
   const t2 = performance.now();
+  progress.claims_found = candidates.length;
+  tell('evidence');
 
   // One research run fetches the same documents for claim after claim: fetch each once.
   const fetched = new Map<string, ReturnType<Providers['fetch']['fetch']>>();
@@ -100,16 +130,22 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
     fetch: { name: providers.fetch.name, fetch: (url: string) => fetched.get(url) ?? (fetched.set(url, providers.fetch.fetch(url)), fetched.get(url)!) },
   };
   let searchMs = 0;
+  let evidenced = 0;
   const claims = await mapLimit(candidates, opts.concurrency ?? 8, async (c) => {
     const ts = performance.now();
     const docs = await findDocuments(c, runProviders, depth.evidencePerClaim);
     searchMs += performance.now() - ts;
+    // Each claim is judged as soon as its evidence is in: the stage is `judge` once every claim has its evidence.
+    if (++evidenced === candidates.length) tell('judge');
     const { evidence, verdict } = await assessStage(providers, { claim: c, subject, docs, limit: depth.evidencePerClaim, today });
+    progress.claims_judged++;
+    tell();
     return toJudgedClaim(subject.subject_id, c, evidence, verdict);
   });
   // Newest first, then by id: the order claims are listed in.
   claims.sort((a, b) => (b.said_on ?? '').localeCompare(a.said_on ?? '') || a.claim_id.localeCompare(b.claim_id));
   const t3 = performance.now();
+  tell('score');
 
   const scored = scoreStage(claims, topicFilter(opts.topic));
   const t4 = performance.now();
