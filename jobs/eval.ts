@@ -8,6 +8,8 @@ import { ingestPack } from '../core/corpus/ingest.ts';
 import { goldPathFor, readGold } from '../core/eval/gold.ts';
 import { addCounts, emptyCounts, measurePack, type Counts, type EngineRun, type PackMeasure, type PackDocument, type PackSubject } from '../core/eval/measure.ts';
 import { methodVersion } from '../core/method/version.ts';
+import type { Config } from '../core/config.ts';
+import { buildProviders } from '../core/providers/index.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import type { Providers } from '../core/providers/types.ts';
 import { researchSubject } from './pipeline/run.ts';
@@ -18,15 +20,24 @@ import { researchSubject } from './pipeline/run.ts';
  * documents are never evidence for another's subjects), every subject
  * researched as of the gold file's `today`, then measured (core/eval/measure.ts).
  * `providers` lets a caller measure other providers (a configured model) on
- * the same corpus: it is given the pack's database pool and returns them.
+ * the same corpus: it is given the pack's database pool and returns them
+ * (modelProviders below: the configured model on the local corpus). What the
+ * model calls cost is read from each pack's own spend ledger before its
+ * database goes (`spend`; zeros for the offline engine).
  */
+
+/** Model calls recorded in the spend ledger (core/limits/spend.ts): calls, tokens and their cost. */
+export type EvalSpend = { calls: number; input_tokens: number; output_tokens: number; cost_usd: number };
+const noSpend = (): EvalSpend => ({ calls: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 });
+const addSpend = (a: EvalSpend, b: EvalSpend): EvalSpend => ({ calls: a.calls + b.calls, input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens, cost_usd: a.cost_usd + b.cost_usd });
 
 export type EvalPack = { file: string; part: string };
 export type EvalResult = {
   method_version: string;
   measured_at: string;
-  packs: Array<{ name: string; part: string; measure: PackMeasure; runs: EngineRun[] }>;
+  packs: Array<{ name: string; part: string; measure: PackMeasure; runs: EngineRun[]; spend: EvalSpend }>;
   total: Counts;
+  spend: EvalSpend;
   byPart: Record<string, Counts>;
   phenomena: Map<string, { n: number; side_right: number }>;
 };
@@ -50,12 +61,12 @@ function packRecords(file: string): { subjects: PackSubject[]; documents: PackDo
 
 export async function runEval(
   packs: readonly EvalPack[],
-  opts: { dataDir: string; serverUrl?: string; providers?: (pool: pg.Pool) => Providers; log?: (line: string) => void },
+  opts: { dataDir: string; serverUrl?: string; providers?: (pool: pg.Pool) => Providers | Promise<Providers>; log?: (line: string) => void },
 ): Promise<EvalResult> {
   // A PostgreSQL server to make the packs' databases in: the caller's (a test's), else a throwaway embedded one.
   const server = opts.serverUrl ? { url: opts.serverUrl, stop: async () => {} } : await startEmbeddedPostgres({ dataDir: opts.dataDir, mode: 'own', port: 0 });
   const tag = `${process.pid}_${Date.now().toString(36)}`;
-  const result: EvalResult = { method_version: methodVersion(), measured_at: new Date().toISOString(), packs: [], total: emptyCounts(), byPart: {}, phenomena: new Map() };
+  const result: EvalResult = { method_version: methodVersion(), measured_at: new Date().toISOString(), packs: [], total: emptyCounts(), spend: noSpend(), byPart: {}, phenomena: new Map() };
   try {
     let i = 0;
     for (const pack of packs) {
@@ -72,7 +83,7 @@ export async function runEval(
       try {
         await migrate(pool);
         await ingestPack(pool, createReadStream(pack.file));
-        const providers = opts.providers ? opts.providers(pool) : localProviders(pool);
+        const providers = opts.providers ? await opts.providers(pool) : localProviders(pool);
         const { rows } = await pool.query<{ id: string }>('SELECT id FROM subjects ORDER BY name, kind');
         const runs: EngineRun[] = [];
         for (const { id } of rows) {
@@ -84,8 +95,14 @@ export async function runEval(
         }
         const { subjects, documents } = packRecords(pack.file);
         const measure = measurePack(gold, runs, subjects, documents);
-        result.packs.push({ name, part: pack.part, measure, runs });
+        // The pack's database is new and only this run wrote to it: its whole ledger is this run's spend.
+        const { rows: [s] } = await pool.query<{ calls: string; input_tokens: string; output_tokens: string; cost_usd: string }>(
+          'SELECT count(*) AS calls, coalesce(sum(input_tokens), 0) AS input_tokens, coalesce(sum(output_tokens), 0) AS output_tokens, coalesce(sum(amount_usd), 0) AS cost_usd FROM spend_ledger',
+        );
+        const spend: EvalSpend = { calls: Number(s!.calls), input_tokens: Number(s!.input_tokens), output_tokens: Number(s!.output_tokens), cost_usd: Number(s!.cost_usd) };
+        result.packs.push({ name, part: pack.part, measure, runs, spend });
         result.total = addCounts(result.total, measure.counts);
+        result.spend = addSpend(result.spend, spend);
         result.byPart[pack.part] = addCounts(result.byPart[pack.part] ?? emptyCounts(), measure.counts);
         for (const [k, v] of measure.phenomena) {
           const t = result.phenomena.get(k) ?? { n: 0, side_right: 0 };
@@ -110,4 +127,21 @@ export async function runEval(
     await server.stop();
   }
   return result;
+}
+
+/**
+ * `npm run eval -- --model`: the model configuration asks for (MODEL_*, as the
+ * service builds it, core/providers/index.ts) on the local corpus of each
+ * pack. Knowledge, search, statements and fetch stay the pack's own, and no
+ * published fact-checks are read, so that the figures are of the same corpus
+ * and gold as the offline engine's. Null when no model is configured.
+ */
+export function modelProviders(config: Config): ((pool: pg.Pool) => Promise<Providers>) | null {
+  if (config.providers.model.provider === 'none') return null;
+  const p = config.providers;
+  const onCorpus: Config = {
+    ...config,
+    providers: { ...p, knowledge: { ...p.knowledge, provider: 'local' }, search: { ...p.search, provider: 'local' }, factCheck: { ...p.factCheck, apiKey: undefined } },
+  };
+  return (pool) => buildProviders(onCorpus, pool);
 }

@@ -7,6 +7,8 @@
  * `today`, and the engine's claims are held against the gold ones. With no
  * pack named, the benchmark's development part (bench/dev) is measured;
  * `--part heldout` measures the held-out part, which no stage is tuned on.
+ * `--model` measures the configured model (MODEL_*, read as the service
+ * reads them) on the same packs and gold, and prints its calls and their cost.
  * Exit codes: 0 done, 2 usage or a bad gold file.
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -14,16 +16,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { runEval, type EvalResult } from '../jobs/eval.ts';
+import { modelProviders, runEval, type EvalResult } from '../jobs/eval.ts';
+import { ConfigError, loadConfig } from '../core/config.ts';
 import { figures } from '../core/eval/measure.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS] [--publish]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -32,6 +35,29 @@ const { values, positionals } = args;
 if (!['dev', 'heldout', 'all'].includes(values.part!)) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
+}
+
+let providers: ReturnType<typeof modelProviders> = null;
+if (values.model) {
+  try {
+    const config = loadConfig();
+    // A model priced at the default (no price known for it) says so: its cost below would be an overstatement.
+    for (const warning of config.warnings) process.stderr.write(`${warning}\n`);
+    providers = modelProviders(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  if (!providers) {
+    process.stderr.write('--model: no model is configured (set MODEL_PROVIDER=openai|anthropic, MODEL_NAME and MODEL_API_KEY, and MODEL_BASE_URL for another server; see README, "Hosted providers")\n');
+    process.exit(2);
+  }
+  if (values.publish) {
+    // bench/published.json holds the offline engine's figures, the floor test/benchmark.test.ts checks.
+    process.stderr.write('--model and --publish do not go together: the published figures are the offline engine\'s\n');
+    process.exit(2);
+  }
 }
 
 function packsIn(dir: string): string[] {
@@ -66,6 +92,14 @@ function print(r: EvalResult) {
   for (const [k, v] of [...r.phenomena.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     out.push(`${k.padEnd(28)} ${String(v.n).padStart(3)}  ${pct(v.side_right / v.n)}`);
   }
+  if (values.model) {
+    out.push('');
+    out.push('model calls                   calls  input tok  output tok   cost USD');
+    const spendRow = (name: string, s: EvalResult['spend']) =>
+      `${name.padEnd(28).slice(0, 28)} ${String(s.calls).padStart(6)} ${String(s.input_tokens).padStart(10)} ${String(s.output_tokens).padStart(11)} ${s.cost_usd.toFixed(4).padStart(10)}`;
+    for (const p of r.packs) out.push(spendRow(`${p.part}/${p.name}`, p.spend));
+    out.push(spendRow('ALL', r.spend));
+  }
   if (values.verbose) {
     for (const p of r.packs) {
       out.push('');
@@ -86,7 +120,7 @@ let code = 0;
 try {
   const parts = packs.map((p) => ({ file: p, part: p.includes(`${path.sep}heldout${path.sep}`) ? 'heldout' : p.includes(`${path.sep}dev${path.sep}`) ? 'dev' : 'other' }));
   for (const p of parts) if (!existsSync(p.file) || !existsSync(p.file.replace(/\.jsonl$/, '.gold.jsonl'))) throw new Error(`${p.file}: pack or its gold file (.gold.jsonl) is missing`);
-  const result = await runEval(parts, { dataDir: dir });
+  const result = await runEval(parts, { dataDir: dir, ...(providers ? { providers } : {}) });
   if (values.json) {
     process.stdout.write(jsonOutput({
       method_version: result.method_version,
@@ -95,6 +129,7 @@ try {
       total: { figures: figures(result.total), counts: result.total },
       by_part: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, { figures: figures(c), counts: c }])),
       phenomena: Object.fromEntries(result.phenomena),
+      ...(values.model ? { model_spend: { packs: Object.fromEntries(result.packs.map((p) => [`${p.part}/${p.name}`, p.spend])), total: result.spend } } : {}),
     }));
   } else print(result);
   if (values.publish) {
