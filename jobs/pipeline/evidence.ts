@@ -4,7 +4,7 @@ import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTe
 import type { CandidateClaim } from './types.ts';
 import { isIndependent, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
-import { isTableRow } from './quantities.ts';
+import { isTableRow } from './table-figures.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is

@@ -1,5 +1,6 @@
 import { FIGURE_BANDS } from './criteria.ts';
-import { derivedChanges, isTableRow, readQuantities, readTableRow, type Reading } from './quantities.ts';
+import { readQuantities, type Reading } from './quantities.ts';
+import { derivedChanges, isTableRow, readTableRow } from './table-figures.ts';
 import { figureBelongsToOther } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
 import type { ResolvedOutcome } from '../../core/method/outcomes.ts';

@@ -1,3 +1,5 @@
+import { yearsIn } from './judge-text.ts';
+
 // Named periods that general date parsers do not read, each with the day it
 // ends (methodology, "Due dates"): split years ("the 2024/25 season", "the
 // 2025-26 financial year", "2023-24"), quarters ("Q3 2025", "the third
@@ -148,4 +150,58 @@ export function documentPeriod(title: string, text: string, published: string): 
     }
   }
   return ends.size === 1 ? [...ends][0]! : null;
+}
+
+// ---- the period a figure is for (quantities.ts) ---------------------------
+
+/**
+ * The years a text dates a figure to, as tokens: a calendar year ("2024"), or
+ * a split year ("2023/24", also written "2023-24", "the 2023/24 financial
+ * year" or "the year to March 2024"), which is a period of its own.
+ */
+export function periodYears(text: string): Set<string> {
+  const out = new Set<string>();
+  let rest = text;
+  for (const m of text.matchAll(/\b((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)\b/g)) {
+    const a = Number(m[1]);
+    const b = m[2]!.length === 2 ? Math.floor(a / 100) * 100 + Number(m[2]) : Number(m[2]);
+    if (b !== a + 1) continue;
+    out.add(`${a}/${String(b).slice(2)}`);
+    rest = rest.replace(m[0], ' ');
+  }
+  for (const m of rest.matchAll(/\b(?:in\s+)?the\s+(?:year|twelve months|12 months)\s+to\s+(?:the\s+end\s+of\s+)?(?:\d{1,2}\s+)?(january|february|march|april|may|june)\s+((?:19|20)\d\d)\b/gi)) {
+    const y = Number(m[2]);
+    out.add(`${y - 1}/${String(y).slice(2)}`);
+    rest = rest.replace(m[0], ' ');
+  }
+  for (const y of yearsIn(rest)) out.add(y);
+  return out;
+}
+
+/**
+ * The period a figure is for. A change is dated to its later period: the year
+ * it is measured against ("8.6% more than in 2022", "up from 21% in 2021", "on
+ * 2022") is its base, not its period.
+ */
+export function changeYears(kind: 'level' | 'change', clauseIn: string, sentenceIn: string): Set<string> {
+  // "since 2018" opens a span the figure holds over; it is not the figure's period.
+  const clause = clauseIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
+  const sentence = sentenceIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
+  const own = periodYears(clause).size ? periodYears(clause) : periodYears(sentence);
+  if (kind !== 'change') return own;
+  const base = new Set<string>();
+  for (const m of sentence.matchAll(/\b(?:than|from|on|since|compared with|against|over)\s+(?:in\s+|the\s+)?((?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi)) for (const y of periodYears(m[1]!)) base.add(y);
+  const rest = new Set([...own].filter((y) => !base.has(y)));
+  if (rest.size) return rest;
+  const all = new Set([...periodYears(sentence)].filter((y) => !base.has(y)));
+  return all;
+}
+
+/** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
+export function partOfYear(text: string): string | null {
+  const q = /\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b/i.exec(text);
+  if (q) return `q${q[2] ?? { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 }[q[1]!.toLowerCase() as 'first']}`;
+  const h = /\b(first|second)[\s-]+half\b|\bH([12])\b/i.exec(text);
+  if (h) return `h${h[2] ?? (h[1]!.toLowerCase() === 'first' ? 1 : 2)}`;
+  return null;
 }

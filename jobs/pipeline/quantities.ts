@@ -1,5 +1,6 @@
-import { contentStems, isContent, monthsIn, stem, words, yearsIn } from './judge-text.ts';
+import { contentStems, isContent, monthsIn, stem, words } from './judge-text.ts';
 import { namesIn } from './grounding.ts';
+import { changeYears, partOfYear } from './periods.ts';
 
 // Figures as quantities (methodology, "Figures"): each number a sentence states,
 // with its unit converted to one base (money in whole currency units, pence and
@@ -113,58 +114,6 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   const t = u.replace(/^(working|business|calendar)\s+/, '');
   if (TIME[t] !== undefined) return { unit: 'duration', factor: TIME[t]! };
   return { unit: 'count', factor: 1 };
-}
-
-/**
- * The years a text dates a figure to, as tokens: a calendar year ("2024"), or
- * a split year ("2023/24", also written "2023-24", "the 2023/24 financial
- * year" or "the year to March 2024"), which is a period of its own.
- */
-export function periodYears(text: string): Set<string> {
-  const out = new Set<string>();
-  let rest = text;
-  for (const m of text.matchAll(/\b((?:19|20)\d\d)\s*[/–-]\s*((?:19|20)?\d\d)\b/g)) {
-    const a = Number(m[1]);
-    const b = m[2]!.length === 2 ? Math.floor(a / 100) * 100 + Number(m[2]) : Number(m[2]);
-    if (b !== a + 1) continue;
-    out.add(`${a}/${String(b).slice(2)}`);
-    rest = rest.replace(m[0], ' ');
-  }
-  for (const m of rest.matchAll(/\b(?:in\s+)?the\s+(?:year|twelve months|12 months)\s+to\s+(?:the\s+end\s+of\s+)?(?:\d{1,2}\s+)?(january|february|march|april|may|june)\s+((?:19|20)\d\d)\b/gi)) {
-    const y = Number(m[2]);
-    out.add(`${y - 1}/${String(y).slice(2)}`);
-    rest = rest.replace(m[0], ' ');
-  }
-  for (const y of yearsIn(rest)) out.add(y);
-  return out;
-}
-
-/**
- * The period a figure is for. A change is dated to its later period: the year
- * it is measured against ("8.6% more than in 2022", "up from 21% in 2021", "on
- * 2022") is its base, not its period.
- */
-function changeYears(kind: 'level' | 'change', clauseIn: string, sentenceIn: string): Set<string> {
-  // "since 2018" opens a span the figure holds over; it is not the figure's period.
-  const clause = clauseIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
-  const sentence = sentenceIn.replace(/\bsince\s+(?:the\s+)?(?:(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi, ' ');
-  const own = periodYears(clause).size ? periodYears(clause) : periodYears(sentence);
-  if (kind !== 'change') return own;
-  const base = new Set<string>();
-  for (const m of sentence.matchAll(/\b(?:than|from|on|since|compared with|against|over)\s+(?:in\s+|the\s+)?((?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi)) for (const y of periodYears(m[1]!)) base.add(y);
-  const rest = new Set([...own].filter((y) => !base.has(y)));
-  if (rest.size) return rest;
-  const all = new Set([...periodYears(sentence)].filter((y) => !base.has(y)));
-  return all;
-}
-
-/** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
-export function partOfYear(text: string): string | null {
-  const q = /\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b/i.exec(text);
-  if (q) return `q${q[2] ?? { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 }[q[1]!.toLowerCase() as 'first']}`;
-  const h = /\b(first|second)[\s-]+half\b|\bH([12])\b/i.exec(text);
-  if (h) return `h${h[2] ?? (h[1]!.toLowerCase() === 'first' ? 1 : 2)}`;
-  return null;
 }
 
 export function direction(text: string): 1 | -1 | 0 {
@@ -363,69 +312,4 @@ function unitScale(a: Reading, b: Reading): number {
   if (b.unit === 'percent' || b.unit === 'points') return 1;
   const ratio = Math.abs(b.value) / Math.max(Math.abs(a.value), 1e-9);
   return ratio > 100 ? 10 ** Math.round(Math.log10(ratio)) : 1;
-}
-
-/** Table cells read as figures: a row with its column headings ("Severnmoor Water | £463 | £541 | +16.8%"). */
-export function readTableRow(row: string, header: string): Reading[] {
-  const cells = row.split('|');
-  const heads = header.split('|');
-  const out: Reading[] = [];
-  let offset = 0;
-  cells.forEach((cell, j) => {
-    if (j > 0 && heads[j] !== undefined) {
-      // A cell measures what its heading says, in a table whose other headings say what it is about.
-      // A heading of one word ("Change", "%") is about the column before it ("Average bill 2026-27 | Change").
-      const own = heads[j];
-      const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
-      // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
-      const money = /[£$€]/.test(label);
-      const scale = /\b(billion|bn)\b/i.test(label) ? 1e9 : /\b(million|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
-      for (const r of readQuantities(cell, label)) {
-        const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
-        const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};
-        const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
-        out.push({ ...r, ...scaled, ...unit, at: r.at + offset });
-      }
-    }
-    offset += cell.length + 1;
-  });
-  return out;
-}
-
-export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
-
-/**
- * Changes a source states only as two levels ("61 incidents in 2023, down from
- * 92 in 2022"; "rose from 967 to 1,102"; a table row with a column per year):
- * the relative change in percent, so that a claimed "cut by a third" can be
- * held to it. For a table, each year against the year before; the change is
- * dated to the later year.
- */
-export function derivedChanges(sentence: string, header?: string): Reading[] {
-  const levels = (header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence))
-    .filter((r) => r.kind === 'level' && r.threshold === null && !r.target && !r.forecast && !r.denominator && r.low === r.high && r.unit !== 'percent' && r.unit !== 'points' && r.value !== 0);
-  const out: Reading[] = [];
-  const change = (from: Reading, to: Reading, years: Set<string>): Reading => {
-    const v = (100 * (to.value - from.value)) / Math.abs(from.value);
-    return { ...to, text: `${from.text} → ${to.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'change', years, head: to.head ?? from.head };
-  };
-  if (header && isTableRow(sentence)) {
-    const dated = levels.filter((r) => r.years.size === 1).map((r) => ({ r, y: Number([...r.years][0]) }));
-    for (const a of dated) for (const b of dated) if (b.y === a.y + 1 && a.r.unit === b.r.unit) out.push(change(a.r, b.r, b.r.years));
-    return out;
-  }
-  for (let i = 0; i + 1 < levels.length; i++) {
-    const a = levels[i]!;
-    const b = levels[i + 1]!;
-    if (a.unit !== b.unit) continue;
-    const between = sentence.slice(a.at, b.at);
-    // "from A to B": A came first.
-    if (/\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, a.at)) && /^\S+\s+(?:[\p{L}\s]{0,30})?\bto\s+[£$€]?\s?$/iu.test(between)) out.push(change(a, b, b.years.size ? b.years : a.years));
-    // "B …, down from A" / "B, up from A": B is the newer.
-    else if (/\b(?:down|up|rising|falling|increasing|decreasing|compared with|against)\s+from\s+[£$€]?\s?$|\b(?:down|up)\s+from\s+[£$€]?\s?$|\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, b.at)) && /\b(?:down|up|compared with)\b/i.test(between)) {
-      const years = new Set([...yearsIn(sentence.slice(a.at, b.at))]);
-      out.push(change(b, a, years.size ? years : a.years));
-    }
-  }
-  return out;
 }

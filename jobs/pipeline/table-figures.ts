@@ -1,0 +1,70 @@
+import { contentStems, yearsIn } from './judge-text.ts';
+import { readQuantities, type Reading } from './quantities.ts';
+
+// Figures read from tables (a row under its column headings) and changes a source gives only as two
+// levels: what the figures judge reads besides a sentence's own quantities (quantities.ts).
+
+/** Table cells read as figures: a row with its column headings ("Severnmoor Water | £463 | £541 | +16.8%"). */
+export function readTableRow(row: string, header: string): Reading[] {
+  const cells = row.split('|');
+  const heads = header.split('|');
+  const out: Reading[] = [];
+  let offset = 0;
+  cells.forEach((cell, j) => {
+    if (j > 0 && heads[j] !== undefined) {
+      // A cell measures what its heading says, in a table whose other headings say what it is about.
+      // A heading of one word ("Change", "%") is about the column before it ("Average bill 2026-27 | Change").
+      const own = heads[j];
+      const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
+      // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
+      const money = /[£$€]/.test(label);
+      const scale = /\b(billion|bn)\b/i.test(label) ? 1e9 : /\b(million|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
+      for (const r of readQuantities(cell, label)) {
+        const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
+        const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};
+        const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
+        out.push({ ...r, ...scaled, ...unit, at: r.at + offset });
+      }
+    }
+    offset += cell.length + 1;
+  });
+  return out;
+}
+
+export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
+
+/**
+ * Changes a source states only as two levels ("61 incidents in 2023, down from
+ * 92 in 2022"; "rose from 967 to 1,102"; a table row with a column per year):
+ * the relative change in percent, so that a claimed "cut by a third" can be
+ * held to it. For a table, each year against the year before; the change is
+ * dated to the later year.
+ */
+export function derivedChanges(sentence: string, header?: string): Reading[] {
+  const levels = (header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence))
+    .filter((r) => r.kind === 'level' && r.threshold === null && !r.target && !r.forecast && !r.denominator && r.low === r.high && r.unit !== 'percent' && r.unit !== 'points' && r.value !== 0);
+  const out: Reading[] = [];
+  const change = (from: Reading, to: Reading, years: Set<string>): Reading => {
+    const v = (100 * (to.value - from.value)) / Math.abs(from.value);
+    return { ...to, text: `${from.text} → ${to.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'change', years, head: to.head ?? from.head };
+  };
+  if (header && isTableRow(sentence)) {
+    const dated = levels.filter((r) => r.years.size === 1).map((r) => ({ r, y: Number([...r.years][0]) }));
+    for (const a of dated) for (const b of dated) if (b.y === a.y + 1 && a.r.unit === b.r.unit) out.push(change(a.r, b.r, b.r.years));
+    return out;
+  }
+  for (let i = 0; i + 1 < levels.length; i++) {
+    const a = levels[i]!;
+    const b = levels[i + 1]!;
+    if (a.unit !== b.unit) continue;
+    const between = sentence.slice(a.at, b.at);
+    // "from A to B": A came first.
+    if (/\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, a.at)) && /^\S+\s+(?:[\p{L}\s]{0,30})?\bto\s+[£$€]?\s?$/iu.test(between)) out.push(change(a, b, b.years.size ? b.years : a.years));
+    // "B …, down from A" / "B, up from A": B is the newer.
+    else if (/\b(?:down|up|rising|falling|increasing|decreasing|compared with|against)\s+from\s+[£$€]?\s?$|\b(?:down|up)\s+from\s+[£$€]?\s?$|\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, b.at)) && /\b(?:down|up|compared with)\b/i.test(between)) {
+      const years = new Set([...yearsIn(sentence.slice(a.at, b.at))]);
+      out.push(change(b, a, years.size ? years : a.years));
+    }
+  }
+  return out;
+}
