@@ -9,9 +9,11 @@
  * `--part heldout` measures the held-out part, which no stage is tuned on.
  * `--model` measures the configured model (MODEL_*, read as the service
  * reads them) on the same packs and gold, and prints its calls and their cost.
- * Exit codes: 0 done, 2 usage or a bad gold file.
+ * `--check` researches nothing: it checks each gold file against its pack
+ * (quotes verbatim, subjects and speakers, sample marks) and prints the problems.
+ * Exit codes: 0 done, 1 `--check` found problems, 2 usage or a bad gold file.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,14 +21,15 @@ import { parseArgs } from 'node:util';
 import { modelProviders, runEval, type EvalResult } from '../jobs/eval.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { figures } from '../core/eval/measure.ts';
+import { checkGold, goldPathFor, readGold, type PackIndex } from '../core/eval/gold.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -73,6 +76,30 @@ const packs = positionals.length
 if (packs.length === 0) {
   process.stderr.write(`no packs to measure\n${USAGE}\n`);
   process.exit(2);
+}
+
+if (values.check) {
+  let problems = 0;
+  for (const file of packs) {
+    const goldFile = goldPathFor(file);
+    try {
+      const pack: PackIndex = { subjects: [], documents: [] };
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        const r = JSON.parse(line) as Record<string, unknown>;
+        const sample = r.sample === true;
+        if (r.record === 'subject') pack.subjects.push({ name: String(r.name), aliases: Array.isArray(r.aliases) ? r.aliases.map(String) : [], sample });
+        else if (r.record === 'document') pack.documents.push({ url: String(r.url), speakers: Array.isArray(r.speakers) ? r.speakers.map(String) : [], text: String(r.text ?? ''), sample });
+      }
+      const found = checkGold(readGold(goldFile), pack);
+      problems += found.length;
+      process.stdout.write(`${path.relative(process.cwd(), goldFile)}: ${found.length ? `${found.length} problem(s)` : 'ok'}\n${found.map((x) => `  ${x}\n`).join('')}`);
+    } catch (err) {
+      problems++;
+      process.stdout.write(`${path.relative(process.cwd(), goldFile)}: ${(err as Error).message}\n`);
+    }
+  }
+  process.exit(problems ? 1 : 0);
 }
 
 const pct = (x: number | null) => (x === null ? '   –' : `${(x * 100).toFixed(0).padStart(3)}%`);

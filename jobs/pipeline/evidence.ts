@@ -1,6 +1,6 @@
 import type { FetchedDocument, KnownSubject, Providers } from '../../core/providers/types.ts';
 import { extractClaims } from './extract.ts';
-import { claimTerms, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
+import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
 import { isIndependent, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
@@ -51,19 +51,31 @@ export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(c
     ...claim.keywords.flatMap((k) => words(k)),
     ...words(claim.quote),
   ];
+  // The claim's own word for a stem, as a full-text stemmer reads it ("children", not the lemma "child").
+  const surface = new Map<string, string>();
+  for (const w of words(claim.quote)) if (!surface.has(stem(w))) surface.set(stem(w), w);
   for (const w of candidates) {
     const s = stem(w);
     if (!/^[\p{L}]{3,}$/u.test(w) || !ct.terms.has(s) || seen.has(s)) continue;
     seen.add(s);
-    picked.push(w);
+    picked.push(/^[\p{L}]{3,}$/u.test(surface.get(s) ?? '') ? surface.get(s)! : w);
     if (picked.length === QUERY_TERMS) break;
   }
   for (const n of ct.numbers.slice(0, 2)) picked.push(n);
   if (picked.length < 2) return picked.join(' ');
   const pairs: string[] = [];
   for (let i = 0; i < picked.length; i++) for (let j = i + 1; j < picked.length; j++) pairs.push(`${picked[i]} ${picked[j]}`);
+  // A change may be reported the other way or in another word ("fell" against "rose by 7%", "increased"):
+  // the claim's first words of substance are asked for beside any word of change.
+  if (picked.some((w) => isChangeWord(w))) {
+    const subjects = picked.filter((w) => !isChangeWord(w) && /^[\p{L}]+$/u.test(w)).slice(0, 2);
+    for (const w of subjects) for (const c of CHANGE_FORMS) pairs.push(`${w} ${c}`);
+  }
   return pairs.join(' OR ');
 }
+
+/** The forms of the words of change a full-text stemmer does not bring together (irregular past tenses among them). */
+const CHANGE_FORMS = ['rise', 'rose', 'risen', 'fall', 'fell', 'fallen', 'increase', 'decrease', 'grow', 'grew', 'drop', 'decline', 'reduce', 'shrank'];
 
 type Scored = { start: number; end: number; line: number; score: number; words: number; anchors: number };
 

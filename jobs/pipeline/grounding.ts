@@ -204,11 +204,13 @@ export function isHeading(line: string): boolean {
 // Generic nouns a text uses to refer back to a body it has named ("the company", "the trust").
 const BODY_NOUNS = 'company|firm|group|business|trust|council|authority|network|charity|club|side|team|paper|newspaper|title|outlet|institute|association|service|operator|supplier|utility|organisation|organization|body|board|hospital|university|centre|center|agency|bank|provider|landlord|retailer|chain|insurer|airline|school|college|regulator|department|ministry|force|brigade|party|campaign|programme|program|project|scheme|fund|foundation|society|league|federation|union|institution|practice|clinic|station|newsroom|broadcaster|station|economist|forecaster|pundit|tipster|director|executive|chair|editor|commissioner|minister|official|spokesperson|spokesman|spokeswoman';
 const REFERS_BACK = new RegExp(`^[\\s"“‘'(]*(?:(?:and|but|so|yet|however|meanwhile|overall|in total|by then|since then|of (?:these|those|them|this|that)),?\\s+)?(?:it|its|it's|they|their|them|he|his|she|her|this|that|these|those|such|both|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
+// "Of these, 380,000 were…", "Among them…", "That included…": a part of what the sentence before counted.
+const PART_OF_BEFORE = /^[\s"“‘'(]*(?:of (?:these|those|them|which|this|that(?: total| number)?)|among (?:them|these|those)|within (?:that|this) (?:total|figure))\b/i;
 const BACK_INSIDE = new RegExp(`\\b(?:its|their|his|her|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
 
 /** Whether a sentence that names nobody refers back to someone named before ("It missed…", "That is a fall of…", "…, the trust said"). */
 export function refersBack(sentence: string): boolean {
-  return REFERS_BACK.test(sentence) || BACK_INSIDE.test(sentence);
+  return REFERS_BACK.test(sentence) || BACK_INSIDE.test(sentence) || PART_OF_BEFORE.test(sentence);
 }
 
 /**
@@ -223,5 +225,10 @@ export function figureBelongsToOther(sentence: string, at: number, actors: Actor
   // A clause that names the claim's subject before the figure is about it ("Brindmoor United's Tomas Varga won
   // the Golden Boot with 19 goals", "a survey found Fairweather's prices 2.6% higher"); one that names only others is theirs.
   if (names.some((n) => isActorName(n.text, actors))) return false;
-  return names.length > 0;
+  if (names.length > 0) return true;
+  // A figure for a whole field ("across all services, 41%", "the national average of 72%") is not the subject's own.
+  const clause = before.slice(Math.max(0, before.lastIndexOf(';'), before.lastIndexOf('. '), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i)));
+  return AGGREGATE.test(clause);
 }
+
+const AGGREGATE = /\b(?:across\s+(?:all|every|the\s+(?:country|sector|industry|region|nation))|(?:the\s+)?national(?:ly)?\s+(?:average|figure|rate|median)?|nationwide|industry[\s-]wide|sector[\s-]wide|(?:the|an?)\s+(?:average|median)\s+(?:for|across|of\s+all)|all\s+(?:other\s+)?(?:services|trusts|operators|suppliers|councils|forces|providers|companies|firms|clubs|schools|hospitals|authorities)|(?:every|each)\s+other)\b/i;

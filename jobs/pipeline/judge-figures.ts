@@ -1,5 +1,6 @@
 import { FIGURE_BANDS } from './criteria.ts';
 import { readQuantities, type Reading } from './quantities.ts';
+import { partMeets } from './periods.ts';
 import { derivedChanges, isTableRow, readTableRow } from './table-figures.ts';
 import { figureBelongsToOther } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
@@ -35,7 +36,7 @@ const spread = (years: Set<string>, other: Set<string>) =>
  * never answers a claim about a year; a claim about a quarter may be answered by the quarter's own report).
  */
 const samePeriod = (c: Reading, e: Reading) =>
-  meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && (e.part === null || c.part === e.part);
+  meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && partMeets(c.part, e.part);
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {

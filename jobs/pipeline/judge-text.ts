@@ -13,7 +13,7 @@ const STOP = new Set(
     'it its this that these those there here we our ours us i my me you your he him his she her they their them who whom whose which what when where why how ' +
     'not no all any some more most less least much many few each every other such own same so too very just only also still even ' +
     'per cent percent year years up down out off again once while if unless because though although yet via against among across ' +
-    'without within around upon toward towards behind beyond below above')
+    'without within around upon toward towards behind beyond below above nearly almost roughly approximately')
     .split(' '),
 );
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -57,6 +57,8 @@ export function stem(word: string): string {
   if (w.endsWith('y') && w.length > 3) w = `${w.slice(0, -1)}i`;
   return w;
 }
+
+const NUMBER_WORD = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|half|third|thirds|quarter|quarters|fifth|fifths|tenth|tenths';
 
 /** Words that frame a claim (who commits, forecasts or says) rather than say what it is about. */
 const FRAMING = new Set(
@@ -110,11 +112,26 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
     terms.set(s, Math.max(terms.get(s) ?? 0, weight));
   };
   for (const e of claim.entities) for (const w of words(e)) add(w, 2);
-  for (const k of claim.keywords) add(k.toLowerCase(), 1);
-  for (const w of words(claim.quote)) add(w, 1);
+  // Numbers in words are figures, read as figures ("two in five", "nearly three million"), not words a passage
+  // must share; a span of time that defines a measure ("within four hours") stays.
+  const figureWords = new Set(words(claim.quote.replace(new RegExp(`\\b(?:${NUMBER_WORD})(?:[\\s-]+(?:${NUMBER_WORD}|in|of|and|point|zero|nought))*\\b(?!\\s+(?:hours?|days?|weeks?|months?|minutes?|years?)\\b)`, 'gi'), (m) => `\u0000${m}\u0000`).split('\u0000').filter((_, i) => i % 2 === 1).join(' ')));
+  for (const k of claim.keywords) if (!figureWords.has(k.toLowerCase())) add(k.toLowerCase(), 1);
+  for (const w of words(claim.quote)) if (!figureWords.has(w)) add(w, 1);
   const numbers = claim.figures.map((f) => f.text.match(/\d[\d,.]*\d|\d/)?.[0]).filter((n): n is string => !!n && !isYear(n));
+  // A decimal said in words ("two point seven per cent") is looked for in digits.
+  for (const m of claim.quote.matchAll(new RegExp(`\\b(?:${NUMBER_WORD})\\s+point(?:\\s+(?:zero|nought|one|two|three|four|five|six|seven|eight|nine))+\\b`, 'gi'))) {
+    const [whole, decimals] = m[0].toLowerCase().split(/\s+point\s+/);
+    const digit = (w: string) => ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'].indexOf(w === 'nought' ? 'zero' : w);
+    const n = digit(whole!);
+    const ds = decimals!.split(/\s+/).map(digit);
+    if (n >= 0 && ds.every((d) => d >= 0)) numbers.push(`${n}.${ds.join('')}`);
+  }
   return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)] };
 }
+
+/** Words of change up or down, one family for relevance. */
+const CHANGE = new Set('rise increase grow climb jump surge fall drop decline decrease reduce shrink slip slump halve double'.split(' ').map((w) => stem(w)));
+export const isChangeWord = (w: string): boolean => CHANGE.has(stem(w));
 
 /**
  * Share of the claim's terms (by weight) a passage contains; the terms it shares;
@@ -122,6 +139,9 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
  */
 export function overlap(ct: ClaimTerms, passage: string): { score: number; shared: string[]; anchors: number } {
   const stems = contentStems(passage);
+  // A change either way of the same thing speaks to the claim ("Complaints fell by 12%" against "Complaints
+  // rose by 7%"): the judges then read which way; for relevance one word of change meets another.
+  if ([...stems].some((x) => CHANGE.has(x))) for (const x of CHANGE) if (ct.terms.has(x)) stems.add(x);
   const tokens = new Set(words(passage));
   let got = 0;
   let total = 0;

@@ -23,6 +23,9 @@ const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'she
 const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
+const EVERY_PERIOD = /\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month|week|season)\b|\bin each of the\b/i;
+const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
+const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
 const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
 // A source that could not confirm a claim neither confirms nor contradicts it.
 const UNCONFIRMED = /\b(unable to (?:confirm|verify)|could not (?:confirm|verify)|cannot (?:confirm|verify)|can(?:'|no)t (?:confirm|verify)|has not (?:confirmed|verified)|not (?:been )?(?:independently )?(?:confirmed|verified))\b/i;
@@ -146,6 +149,11 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
       say('against', `reports ${none[1]!.trim()} where the claim says there was none`);
       return out;
     }
+  }
+  // "every year since 2019" against "in every year since 2019-20 except 2021-22": the run was broken.
+  if (EVERY_PERIOD.test(claim.quote) && !EVERY_PERIOD_NEGATED.test(claim.quote) && EXCEPT.test(sentence) && sharedNouns.length >= Math.min(2, nouns.size)) {
+    say('against', 'reports a period that breaks the run the claim says held every time');
+    return out;
   }
   const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);

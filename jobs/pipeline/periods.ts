@@ -203,5 +203,14 @@ export function partOfYear(text: string): string | null {
   if (q) return `q${q[2] ?? { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 }[q[1]!.toLowerCase() as 'first']}`;
   const h = /\b(first|second)[\s-]+half\b|\bH([12])\b/i.exec(text);
   if (h) return `h${h[2] ?? (h[1]!.toLowerCase() === 'first' ? 1 : 2)}`;
+  // "by the end of 2025", "at end-2025", "by December 2025": a level at the year's close, which the last
+  // quarter's or the second half's figure reports as well as the year's.
+  if (/\b(?:by|at|before)\s+(?:the\s+)?end[\s-]+(?:of\s+)?(?:(?:19|20)\d\d|the\s+year)\b/i.test(text)) return 'end';
   return null;
+}
+
+/** Whether a claim's part of the year is answered by a figure for another part: the year's end by its last quarter or half. */
+export function partMeets(claimed: string | null, reported: string | null): boolean {
+  if (reported === null || claimed === reported) return true;
+  return claimed === 'end' && (reported === 'q4' || reported === 'h2');
 }

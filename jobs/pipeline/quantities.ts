@@ -75,11 +75,13 @@ const NUMBER_WORDS = Object.keys(SMALL).join('|');
 const FRACTION_WORDS = Object.keys(FRACTIONS).sort((a, b) => b.length - a.length).map((f) => f.replace(' ', '\\s+')).join('|');
 
 const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
-const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*`;
+const DIGIT_WORDS = 'zero|nought|one|two|three|four|five|six|seven|eight|nine';
+// "two point seven": a decimal said in words.
+const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
-    String.raw`(?<![\p{L}\p{N}.,])([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|seconds?\b|secs\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
+    String.raw`(?<![\p{L}\p{N}.,]|\d:)([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|seconds?\b|secs\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
     // 5 share: "one in five", "nine in ten", "1 in 4"
     String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
     // 6 fraction words
@@ -91,6 +93,13 @@ const FIGURE = new RegExp(
 );
 
 function wordNumber(s: string): number | null {
+  const [whole, decimals] = s.toLowerCase().split(/\s+point\s+/);
+  if (decimals !== undefined) {
+    const n = wordNumber(whole!);
+    const ds = decimals.split(/\s+/).map((w) => (w === 'zero' || w === 'nought' ? 0 : SMALL[w]));
+    if (n === null || ds.some((d) => d === undefined || d > 9)) return null;
+    return Number(`${n}.${ds.join('')}`);
+  }
   let total = 0;
   let current = 0;
   for (const w of s.toLowerCase().split(/[\s-]+/)) {
@@ -122,6 +131,9 @@ export function direction(text: string): 1 | -1 | 0 {
   const down = s.some((x) => DOWN.has(x));
   return up === down ? 0 : up ? 1 : -1;
 }
+
+/** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
+export const NEARLY = 0.95;
 
 type Raw = Reading & { end: number };
 
@@ -160,7 +172,22 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       // A label's number ("Scope 1 and 2", "Category 1", "Route 40"): a capitalised word just before a bare whole number.
       if (bare && !/[.,]/.test(m[2]) && (/\b\p{Lu}[\p{L}]+\s$/u.test(before) && !/\b(?:In|By|On|At|From|To|Since|Until|Of|About|Around|Over|Under|Nearly|Almost|Some|Just|Only|The|And|Than|With|For)\s$/.test(before)
         || /\b\p{Lu}[\p{L}]+\s\d+\s(?:and|or|&)\s$/u.test(before))) continue;
-      if (bare && /^\s*:\s*\d/.test(after)) continue;
+      // "the 10-minute standard", "a four-hour target", "the 18-week rule": a measure's name, not a figure.
+      if (bare && /^-(?:second|minute|hour|day|week|month|year|mile|metre|kilometre)\b/i.test(after)) continue;
+      if (bare && /^\s*:\s*\d/.test(after)) {
+        // "8:41" under a heading of times, or beside the word minutes: minutes and seconds.
+        const mmss = /^:([0-5]\d)(?!\d)/.exec(after);
+        if (mmss && /^\d{1,3}$/.test(digits) && /\b(time|times|minutes?|mins|duration|wait)\b/i.test(`${header ?? ''} ${sentence}`)) {
+          const v = Number(digits) + Number(mmss[1]) / 60;
+          const endAt = end + mmss[0].length;
+          out.push({
+            at, end: endAt, text: sentence.slice(at, endAt).trim(), value: v, low: v, high: v, unit: 'duration', kind: 'level', threshold: null, inclusive: false, nearly: false,
+            target: false, forecast: false, negated: false, duration: false, denominator: false, toLevel: null, head: null, context,
+            clause: new Set(), years: changeYears('level', header ?? '', sentence), months: monthsIn(`${header ?? ''}`).size ? monthsIn(header ?? '') : monthsIn(sentence), part: partOfYear(header ?? '') ?? partOfYear(sentence),
+          });
+        }
+        continue;
+      }
       // "90p in every pound", "85 cents on the dollar": a share, in percent.
       if (/^(?:p|pence|cents?)$/i.test((m[4] ?? '').trim()) && /^\s*(?:in|of|out of|on)\s+(?:every|each|the)\s+(?:pound|£1|dollar|\$1|euro)/i.test(after)) {
         value = Number(digits);
@@ -230,6 +257,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const nextDir = direction(nextWords.slice(0, 1).join(' '));
     let sign = 0;
     if ((p1 === 'by' || p1 === 'of') && clauseDir !== 0) sign = clauseDir;
+    else if (/^(?:make|makes|made|making|take|takes|took|taking|account|accounts|accounted|add|adds|added) up$/.test(p2)) sign = 0; // "made up 41%": a share, not a rise
     else if (UP.has(stem(p1)) || DOWN.has(stem(p1))) sign = UP.has(stem(p1)) && !['top', 'tops', 'topping', 'exceed', 'exceeds', 'exceeded', 'exceeding'].includes(p1) ? 1 : DOWN.has(stem(p1)) ? -1 : 0;
     else if (nextDir !== 0 && /^\s*(up|down|higher|lower|more|less|fewer)\b/i.test(after)) sign = nextDir;
     // "rise by no more than 5%": the direction before the bound applies.
@@ -243,10 +271,10 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
-    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,45}$/i.test(sentence.slice(clauseStart + 1, at));
+    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,80}$/i.test(sentence.slice(clauseStart + 1, at));
     const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
-    const low = nearly ? signed * 0.9 : signed;
+    const low = nearly ? signed * NEARLY : signed;
     const high = signed;
     out.push({
       at, end, text: m[0].trim(), value: signed,
@@ -283,6 +311,15 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       negated: prev.slice(-4).some((x) => NEGATORS.has(x) || /n['’]t$/.test(x)), duration: false, denominator: false, toLevel: null, head: null,
       context, years: changeYears('change', sentence, sentence), months: monthsIn(sentence), part: partOfYear(sentence),
     });
+  }
+  // "8 minutes 12 seconds", "1 hour and 5 minutes": one span of time, in minutes.
+  for (let i = out.length - 1; i > 0; i--) {
+    const a = out[i - 1]!;
+    const b = out[i]!;
+    if (a.unit !== 'duration' || b.unit !== 'duration' || a.kind !== b.kind || !/^\s*(?:and\s+)?$/.test(sentence.slice(a.end, b.at))) continue;
+    if (Math.abs(b.value) >= Math.abs(a.value)) continue;
+    Object.assign(a, { end: b.end, text: sentence.slice(a.at, b.end).trim(), value: a.value + b.value, low: a.low + b.low, high: a.high + b.high });
+    out.splice(i, 1);
   }
   // Ranges: "6 to 9 percent", "between £1.2bn and £1.3bn", "4-6%": one figure from low to high.
   for (let i = out.length - 1; i > 0; i--) {

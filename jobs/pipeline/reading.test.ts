@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { readQuantities } from './quantities.ts';
+import { readTableRow } from './table-figures.ts';
+import { checkedFigures, matchScore } from './judge-figures.ts';
+import { claimTerms, overlap } from './judge-text.ts';
+import { candidateClaims } from './criteria.ts';
+import { searchQuery, selectEvidence } from './evidence.ts';
+import { claimActors, figureBelongsToOther, refersBack } from './grounding.ts';
+import { judgeClaim } from './judge.ts';
+import type { EvidenceItem } from './evidence.ts';
+
+// How figures and passages are read: invented subjects and publishers throughout.
+
+const subject = { name: 'Tarrow Fire Service', kind: 'organisation' as const, aliases: ['Tarrow FRS'], urls: ['https://tarrow-fire.example'] };
+const known = { subject_id: 's1', serving_politician: false, demo: false, offices: [], handles: [], public_figure: true, description: null, ...subject };
+const own = (text: string, published = '2024-06-01') => ({
+  url: 'https://tarrow-fire.example/news/a', title: 'News', publisher: 'Tarrow Fire Service', published, speakers: ['Tarrow Fire Service'], text,
+});
+const claimOf = (text: string, fragment: string, published?: string) => {
+  const c = candidateClaims(own(text, published), subject).find((x) => x.quote.includes(fragment));
+  if (!c) throw new Error(`no claim with "${fragment}"`);
+  return c;
+};
+let n = 0;
+const item = (quote: string, published = '2024-09-01', header?: string): EvidenceItem => ({
+  url: `https://stats-office.example/${(n += 1)}`, publisher: 'Tarrow Statistics Office', published, quote, independent_of_subject: true, relevance: 0.5,
+  ...(header ? { table_header: header, table_rows: 3 } : {}),
+});
+
+describe('figures as they are written', () => {
+  it('reads "8 minutes 12 seconds" as one span of time', () => {
+    const [r] = readQuantities('Crews reached dwelling fires in an average of 8 minutes 12 seconds in 2023.');
+    expect(r?.unit).toBe('duration');
+    expect(r?.value).toBeCloseTo(8.2, 5);
+  });
+
+  it('reads "8:41" under a heading of times as minutes and seconds, and nothing else in it', () => {
+    const cells = readTableRow('Tarrow FRS | 6,930 | 8:41', 'Service | Incidents | Average response time (min:sec)');
+    const times = cells.filter((c) => c.unit === 'duration');
+    expect(times).toHaveLength(1);
+    expect(times[0]!.value).toBeCloseTo(8 + 41 / 60, 5);
+    expect(cells.some((c) => c.value === 41)).toBe(false);
+  });
+
+  it('reads a decimal said in words', () => {
+    const [r] = readQuantities('Inflation was two point seven per cent in December.');
+    expect(r?.unit).toBe('percent');
+    expect(r?.value).toBeCloseTo(2.7, 5);
+  });
+
+  it('reads "made up 41%" as a share, not a rise', () => {
+    const [r] = readQuantities('False alarms made up 41% of incidents.');
+    expect(r?.kind).toBe('level');
+  });
+
+  it('reads "nearly N" as the range from 95% of N to N', () => {
+    const [r] = readQuantities('Nearly two in five parcels went to children.');
+    expect(r?.low).toBeCloseTo(38, 5);
+    expect(r?.high).toBeCloseTo(40, 5);
+  });
+
+  it('answers "by the end of 2025" with the last quarter of 2025, and a year with no quarter', () => {
+    const [c] = checkedFigures('We expect unemployment to rise to more than 6% by the end of 2025', 'prediction');
+    const [q4] = readQuantities('The unemployment rate rose to 5.9% in the fourth quarter of 2025.');
+    const [q2] = readQuantities('The unemployment rate rose to 5.9% in the second quarter of 2025.');
+    expect(matchScore(c!, q4!, 'prediction')).not.toBeNull();
+    expect(matchScore(c!, q2!, 'prediction')).toBeNull();
+    const [year] = checkedFigures('Unemployment averaged 6% in 2025', 'factual');
+    expect(matchScore(year!, q4!, 'factual')).toBeNull();
+  });
+});
+
+describe('passages that bear on a claim', () => {
+  it('a change the other way of the same thing bears on it, and is asked for', () => {
+    const c = claimOf('Complaints fell by 12% compared with the previous year.', 'Complaints fell');
+    const ct = claimTerms(c);
+    expect(overlap(ct, 'Complaints about the service rose by 7.0% to 4,310.').anchors).toBeGreaterThanOrEqual(2);
+    expect(searchQuery(c)).toMatch(/\bComplaints rose\b/i);
+  });
+
+  it('asks for the claim\'s own words, not their lemmas', () => {
+    const c = claimOf('More than a third of the parcels went to children in 2023.', 'parcels');
+    expect(searchQuery(c)).toContain('children');
+    expect(searchQuery(c)).not.toMatch(/\bthird\b/);
+  });
+
+  it('"Of these, …" continues the sentence before it', () => {
+    expect(refersBack('Of these, 380,000 (33 per cent) were for children.')).toBe(true);
+    expect(refersBack('Four hundred were for children.')).toBe(false);
+  });
+
+  it('a figure for the whole field is not the subject\'s', () => {
+    const actors = claimActors('False alarms make up nearly half of our incidents', subject);
+    const s = 'Tarrow Fire Service attended 6,930 incidents, of which 3,260 (47%) were false alarms; across all services, false alarms made up 41% of incidents.';
+    expect(figureBelongsToOther(s, s.indexOf('47%'), actors)).toBe(false);
+    expect(figureBelongsToOther(s, s.indexOf('41%'), actors)).toBe(true);
+  });
+
+  it('judges the subject\'s share against the subject\'s figure, not the field\'s', () => {
+    const c = claimOf('False alarms now make up nearly half of all the incidents we attend.', 'False alarms');
+    const ev = selectEvidence(c, known, [{ url: 'https://stats-office.example/fire', title: 'Fire statistics', publisher: 'Tarrow Statistics Office', published: '2024-08-01', speakers: [], text: 'Tarrow Fire Service attended 6,930 incidents in the year ending March 2024, of which 3,260 (47%) were false alarms; across all services, false alarms made up 41% of incidents.' }], 5);
+    expect(ev).toHaveLength(1);
+    expect(judgeClaim(c, ev, '2025-01-01', claimActors(c.quote, subject)).outcome).toBe('true');
+  });
+});
+
+describe('a run that was broken', () => {
+  it('"every year since" against "in every year since … except" is false', () => {
+    const c = claimOf('We have met our 10-minute response standard for dwelling fires every year since 2019.', 'every year since');
+    const v = judgeClaim(c, [item('Tarrow Fire Service met its 10-minute response standard for dwelling fires in every year since 2019-20 except 2021-22.', '2024-09-01')], '2025-01-01');
+    expect(v.outcome).toBe('false');
+  });
+
+  it('"every year since" against "in every year since" with no exception is not made false', () => {
+    const c = claimOf('We have met our 10-minute response standard for dwelling fires every year since 2019.', 'every year since');
+    const v = judgeClaim(c, [item('Tarrow Fire Service met its 10-minute response standard for dwelling fires in every year since 2019-20.', '2024-09-01')], '2025-01-01');
+    expect(v.outcome).not.toBe('false');
+  });
+});
