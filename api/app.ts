@@ -17,6 +17,7 @@ import { reportRoutes } from './routes/reports.ts';
 import { checkRoutes } from './routes/check.ts';
 import { responseRoutes } from './routes/responses.ts';
 import { labelRoutes } from './routes/labels.ts';
+import { reviewRoutes } from './routes/reviews.ts';
 import { publishRoutes } from './routes/publish.ts';
 import { demoRoutes } from './routes/demo.ts';
 import { mcpRoutes } from './routes/mcp.ts';
@@ -46,6 +47,7 @@ export function allRoutes(ctx: RouteContext): AnyRoute[] {
     ...checkRoutes(ctx),
     ...responseRoutes(ctx),
     ...labelRoutes(ctx),
+    ...reviewRoutes(ctx),
     ...publishRoutes(ctx),
     ...demoRoutes(ctx),
     ...mcpRoutes(ctx),
@@ -107,8 +109,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // For tests and tools that change rows and then read through a cache: `await app.changes.settled()`.
   app.decorate('changes', feed);
   await authPlugin(keys, new FailedKeyThrottle(ctx.config.authFailuresPerMinute))(app);
-  const limiter = createLimiter({ perMinute: ctx.config.rateLimitPerMinute, store: ctx.config.rateLimitStore, pool: ctx.pool });
-  await rateLimitPlugin(limiter, ctx.config.rateLimitPerMinute)(app);
+  const limits = await createLimiter({
+    perMinute: ctx.config.rateLimitPerMinute, store: ctx.config.rateLimitStore, pool: ctx.pool, redisUrl: ctx.config.redisUrl, blockPercent: ctx.config.rateLimitBlockPercent, log: app.log,
+  });
+  app.addHook('onClose', () => limits.close());
+  await rateLimitPlugin(limits.limiter, ctx.config.rateLimitPerMinute)(app);
 
   const routes = allRoutes(live);
   const document = buildOpenApi(routes, ctx.config);

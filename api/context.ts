@@ -19,6 +19,12 @@ export type AppContext = {
   identify?: Identify;
   /** Sends a job to its queue inside a transaction (pg-boss, wired by the composition root). */
   enqueue: Enqueue;
+  /**
+   * Asks for a site build after a change the published pages show (a review);
+   * absent, or a no-op, where this process runs no site builds: the next
+   * build publishes the change, and the page on demand shows it at once.
+   */
+  requestSiteBuild?: (reason: string) => Promise<unknown>;
 };
 
 /** What buildApp gives the routes: the context, with the process's caches in front of the database. */

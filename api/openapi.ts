@@ -40,6 +40,9 @@ function responsesOf(route: AnyRoute, config: Config): ZodOpenApiResponsesObject
   }
   if (route.auth) {
     out['401'] = problem('The API key is missing, unknown or revoked. Send it as `Authorization: Bearer <key>`.');
+    // A route's own reasons for a 403 (the MCP endpoint's origins) come after the one every keyed route shares.
+    const own403 = route.responses[403]?.description;
+    out['403'] = problem(`The key is live but lacks the \`${route.scope ?? 'read'}\` scope this route needs (\`/problems/insufficient-scope\`; \`required_scope\` and \`key_scopes\` say which).${own403 ? ` ${own403}` : ''}`);
     // A route's own reasons for a 429 (a quota of its own) come after the ones every keyed route shares.
     const own = route.responses[429]?.description;
     out['429'] = {
@@ -81,7 +84,8 @@ export function buildOpenApi(routes: AnyRoute[], config: Config): Record<string,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: route.tags,
-      security: route.auth ? [{ bearerAuth: [] }] : [],
+      // OpenAPI 3.1 lets a non-OAuth scheme list the roles an operation needs: here, the key's scope.
+      security: route.auth ? [{ bearerAuth: [route.scope ?? 'read'] }] : [],
       requestParams: {
         ...(route.params ? { path: route.params as never } : {}),
         ...(route.query ? { query: route.query as never } : {}),
@@ -109,16 +113,17 @@ export function buildOpenApi(routes: AnyRoute[], config: Config): Record<string,
         `Keys: an address (an IPv6 one by its /64) may send ${config.authFailuresPerMinute} requests a minute with a well-formed key that is unknown or revoked; past that it gets 429 \`auth-failures\` with Retry-After before any key is looked up. A key just made works at once, a revoked one stops at once.`,
         'Methods and paths: a path that exists asked with a method it does not answer gets 405 `method-not-allowed` with an `Allow` header; a method HTTP does not know, 501 `method-not-implemented`; a path with a dot segment (`.` or `..`, plain or percent-encoded), 400 `bad-request`; a path id over its limit, the 422 naming the limit; bytes that are not well-formed HTTP (a Content-Length shorter than the body, Content-Length with Transfer-Encoding), 400 `bad-request` and the connection is closed.',
         `Replies: a Claim carries its ${RESPONSES_INLINE} newest replies, newest first, with \`responses_total\` and \`responses_url\` (GET /v1/claims/{claim_id}/responses, paged). A claim takes at most ${config.responseLimits.perClaim} replies (409 \`claim-replies-full\`); a key may send ${config.responseLimits.perKeyPerClaimPerDay} to one claim and ${config.responseLimits.perKeyPerDay} in all per UTC day (429 \`reply-limit\`).`,
-        'Review: every score and verdict is `machine-generated, unreviewed` until a person reviews it; show that label with it.',
+        'Review: every score and verdict is `machine-generated, unreviewed` until a person reviews it; show that label with it. A reviewed claim carries `review_status` `reviewed`, its reviewed `outcome` and `rationale`, the machine\'s verdict beside them in `machine_verdict`, and `review` (who, when, and the `version` to send back). A report is `reviewed` once a reviewer has signed it off; until then it keeps the label, with `review.claims_reviewed` of `review.claims_total`. See the `reviews` tag.',
+        'Scopes: a key carries scopes, and each operation names the one it needs in its `security` requirement (`bearerAuth: [<scope>]`): `read` (reads, resolve, reports, checks, MCP), `respond` (replies), `label` (labelling), `review` (editorial review). A key without the scope gets 403 `insufficient-scope`. Keys made before scopes existed, and keys made without `--scope`, have `read`, `respond` and `label`: what every key could do before.',
       ].join('\n'),
     },
     servers: [{ url: '/' }],
     tags: [
       { name: 'service' }, { name: 'subjects' }, { name: 'reports' }, { name: 'check' },
-      { name: 'responses' }, { name: 'labels' }, { name: 'publishing' }, { name: 'mcp' },
+      { name: 'responses' }, { name: 'labels' }, { name: 'reviews' }, { name: 'publishing' }, { name: 'mcp' },
     ],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made with `npm run key -- create NAME`.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key made with `npm run key -- create NAME [--scope read,respond,label,review]`. Each operation lists the scope it needs.' } },
     },
     paths,
   }) as unknown as Record<string, unknown>;

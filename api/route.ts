@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { RawJson } from '../core/json.ts';
+import type { Scope } from '../core/keys.ts';
 import { parseOrThrow } from './validation.ts';
 
 /**
@@ -29,6 +30,8 @@ export type RouteDef<P = unknown, Q = unknown, B = unknown> = {
   tags: string[];
   /** False only for the public routes: /health and the OpenAPI files. */
   auth: boolean;
+  /** The scope a key needs (core/keys.ts); `read` unless said. Ignored without `auth`. */
+  scope?: Scope;
   /** Starts a report or check job: subject to the daily job limit and spending ceiling. */
   startsJobs?: boolean;
   params?: z.ZodType<P>;
@@ -66,7 +69,7 @@ export function registerRoute(app: FastifyInstance, def: AnyRoute): void {
   app.route({
     method: def.method,
     url: def.url,
-    config: { auth: def.auth },
+    config: { auth: def.auth, ...(def.auth ? { scope: def.scope ?? 'read' } : {}) },
     handler: async (req, reply) => {
       const input: Validated<unknown, unknown, unknown> = {
         params: def.params ? parseOrThrow(def.params, 'path', cleanText(req.params)) : undefined,

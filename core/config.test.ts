@@ -161,6 +161,13 @@ describe('config', () => {
     expect(loadConfig({ ROLE: 'api', DATABASE_URL: 'postgres://h/db', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
   });
 
+  it('shares them in Redis when asked, which needs REDIS_URL', () => {
+    expect(loadConfig({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6379/0' })).toMatchObject({ rateLimitStore: 'redis', redisUrl: 'redis://127.0.0.1:6379/0', rateLimitBlockPercent: 1 });
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis' })).toThrow(/RATE_LIMIT_STORE=redis needs REDIS_URL/);
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'redis', REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ RATE_LIMIT_BLOCK_PERCENT: '20' })).toThrow(/RATE_LIMIT_BLOCK_PERCENT/);
+  });
+
   it('documents every variable, with its default, in the README table', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const name of CONFIG_VARIABLES) expect(readme, name).toMatch(new RegExp(`^\\| \`${name}\` \\|[^|]*\\|`, 'm'));

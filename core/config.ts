@@ -42,7 +42,10 @@ const EnvSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_MINUTE: intFrom(60, 1, 1_000_000),
-  RATE_LIMIT_STORE: z.preprocess(emptyToUndefined, z.enum(['memory', 'postgres']).optional()),
+  RATE_LIMIT_STORE: z.preprocess(emptyToUndefined, z.enum(['memory', 'postgres', 'redis']).optional()),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\/[^\s]+$/, 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379/0').optional()),
+  // The share of a key's minute an API process takes from a shared store at once (api/plugins/rate-limit.ts); 0: one store call a request.
+  RATE_LIMIT_BLOCK_PERCENT: z.coerce.number().min(0).max(10).default(1),
   DAILY_JOB_LIMIT: intFrom(20, 1, 1_000_000),
   DAILY_SPEND_LIMIT_USD: z.coerce.number().min(0).max(1_000_000).default(10),
   // Replies to claims (POST /v1/responses): bounded per claim, and per key per UTC day.
@@ -111,7 +114,11 @@ export type Config = Readonly<{
   role: 'all' | 'api' | 'worker';
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   rateLimitPerMinute: number;
-  rateLimitStore: 'memory' | 'postgres';
+  rateLimitStore: 'memory' | 'postgres' | 'redis';
+  /** Redis for the shared rate-limit counters (RATE_LIMIT_STORE=redis). Never logged: it may hold a password. */
+  redisUrl: string | undefined;
+  /** The share of a key's minute (per cent) an API process takes from a shared store at once; at least one request (api/plugins/rate-limit.ts). */
+  rateLimitBlockPercent: number;
   dailyJobLimit: number;
   dailySpendLimitUsd: number;
   /** Caps on replies to claims (core/responses.ts): in total per claim (409 past it), per key and claim per UTC day, per key per UTC day (429). */
@@ -202,6 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Node's HTTP server refuses the combination: the headers are part of the request.
     throw new ConfigError(`invalid configuration: HEADERS_TIMEOUT_MS (${e.HEADERS_TIMEOUT_MS}) must not exceed REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`);
   }
+  if (e.RATE_LIMIT_STORE === 'redis' && !e.REDIS_URL) throw new ConfigError('invalid configuration: RATE_LIMIT_STORE=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)');
   const providers = providerConfig(e);
   const priceWarning = defaultPriceWarning(providers.model);
   return Object.freeze({
@@ -215,6 +223,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     // Counters live in the process unless API processes are split out; then they must be shared.
     rateLimitStore: e.RATE_LIMIT_STORE ?? (e.ROLE === 'all' ? 'memory' : 'postgres'),
+    redisUrl: e.REDIS_URL,
+    rateLimitBlockPercent: e.RATE_LIMIT_BLOCK_PERCENT,
     dailyJobLimit: e.DAILY_JOB_LIMIT,
     dailySpendLimitUsd: e.DAILY_SPEND_LIMIT_USD,
     responseLimits: Object.freeze({

@@ -1,7 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
+import { VERSION_COLUMNS, type ClaimVersion } from './claims.ts';
 import type { Queryable } from './db/pool.ts';
 import { REVIEW_LABEL } from './method/outcomes.ts';
 import { latestReportsByScope, type ReportRow } from './reports/repository.ts';
+import { withReviews } from './reviews/claims.ts';
+import { subjectRecord } from './reviews/record.ts';
+import type { ReviewRecord } from './schemas/reviews.ts';
 
 /**
  * Every subject's latest report as JSON Lines (records `subject`, `score`,
@@ -16,25 +20,42 @@ import { latestReportsByScope, type ReportRow } from './reports/repository.ts';
  * in the scores table, `report_topic` on claim records and in the claims
  * table (a claim's own `topic` is the topic it is filed under), null or empty
  * for the whole record.
+ *
+ * Editorial review (issue #18): a claim's `outcome` and `rationale` are the
+ * verdict that stands (the reviewer's once its version is reviewed), with the
+ * machine's beside them and the claim's real `review_status`; a score carries
+ * its report's. After a subject's reports come its review record, every
+ * entry (JSON Lines records `review`, or the CSV table `reviews`): whatever
+ * report it was made on, nothing of it is dropped when a report is remade.
  */
 
-export type ExportOptions = { format: 'jsonl' | 'csv'; table: 'claims' | 'scores'; subjectId?: string | undefined; includeDemo: boolean };
+export type ExportOptions = { format: 'jsonl' | 'csv'; table: 'claims' | 'scores' | 'reviews'; subjectId?: string | undefined; includeDemo: boolean };
 
 export const CLAIM_COLUMNS = [
   'subject_id', 'subject_name', 'report_id', 'generated_at', 'report_topic', 'claim_id', 'claim_type', 'topic', 'said_on', 'quote', 'quote_verified',
   'source_url', 'source_title', 'source_outlet', 'resolution_criteria', 'due', 'outcome', 'on_time', 'judges_disagree', 'rationale',
   'evidence_urls', 'independent_evidence', 'dataset', 'published_outcome', 'review_status',
+  'machine_outcome', 'review_decision', 'reviewed_by', 'reviewed_at',
 ] as const;
 
 export const SCORE_COLUMNS = [
   'subject_id', 'subject_name', 'report_id', 'generated_at', 'method_version', 'topic', 'type', 'score', 'interval_low', 'interval_high',
-  'n_resolved', 'confidence', 'review_status',
+  'n_resolved', 'confidence', 'review_status', 'signed_off_by', 'signed_off_at',
+] as const;
+
+export const REVIEW_RECORD_COLUMNS = [
+  'record_id', 'action', 'subject_id', 'report_id', 'claim_id', 'response_id', 'reviewer', 'at', 'before', 'after', 'note',
 ] as const;
 
 type SubjectRow = { id: string; name: string; kind: string; aliases: string[]; description: string | null; demo: boolean };
-type ExportedReport = Omit<ReportRow, 'report'> & { report: { scores?: Record<string, ScoreEntry | undefined> } };
+type ExportedReport = Omit<ReportRow, 'report'> & {
+  report: { scores?: Record<string, ScoreEntry | undefined>; review_status?: string; review?: { signed_off_by: string | null; signed_off_at: string | null } };
+};
 type ScoreEntry = { score: number; interval_80: [number, number]; n_resolved: number; confidence: { level: string; reasons: string } };
-type Claim = Record<string, unknown> & { evidence?: { url: string; independent_of_subject: boolean }[]; source?: { url: string; title: string | null; outlet: string | null } };
+type Claim = Record<string, unknown> & {
+  evidence?: { url: string; independent_of_subject: boolean }[]; source?: { url: string; title: string | null; outlet: string | null };
+  review_status?: string; machine_verdict?: { outcome: string }; review?: { decision: string | null; reviewer: string | null; reviewed_at: string | null };
+};
 
 async function* subjects(db: Queryable, o: ExportOptions): AsyncGenerator<SubjectRow> {
   // Keyset pages of subjects: the export never holds more than a page of them.
@@ -61,9 +82,16 @@ function claimRow(s: SubjectRow, report: ExportedReport | null, c: Claim, demo: 
     source_url: c.source?.url ?? '', source_title: c.source?.title ?? '', source_outlet: c.source?.outlet ?? '',
     resolution_criteria: c.resolution_criteria, due: c.due ?? '', outcome: c.outcome, on_time: c.on_time ?? '', judges_disagree: c.judges_disagree,
     rationale: c.rationale, evidence_urls: evidence.map((e) => e.url).join(' '), independent_evidence: evidence.filter((e) => e.independent_of_subject).length,
-    dataset: demo?.dataset ?? '', published_outcome: demo?.published_outcome ?? '', review_status: REVIEW_LABEL,
+    dataset: demo?.dataset ?? '', published_outcome: demo?.published_outcome ?? '', review_status: c.review_status ?? REVIEW_LABEL,
+    machine_outcome: c.machine_verdict?.outcome ?? c.outcome, review_decision: c.review?.decision ?? '', reviewed_by: c.review?.reviewer ?? '', reviewed_at: c.review?.reviewed_at ?? '',
   };
 }
+
+function recordRow(e: ReviewRecord) {
+  return { ...e, before: e.before === null ? '' : JSON.stringify(e.before), after: e.after === null ? '' : JSON.stringify(e.after) };
+}
+
+const reportReview = (r: ExportedReport) => r.report.review_status ?? REVIEW_LABEL;
 
 function csv(rows: Record<string, unknown>[], columns: readonly string[], header: boolean): string {
   const cast = { boolean: (v: boolean) => (v ? 'true' : 'false') };
@@ -76,11 +104,11 @@ const CLAIM_PAGE = 500;
 async function* reportClaims(db: Queryable, reportId: string): AsyncGenerator<{ claim: Claim; demo: null }[]> {
   let after = -1;
   for (;;) {
-    const { rows } = await db.query<{ data: Claim; position: number }>(
-      'SELECT data, position FROM claims WHERE report_id = $1 AND position > $2 ORDER BY position LIMIT $3',
+    const { rows } = await db.query<{ claim_id: string; data: Claim; position: number } & ClaimVersion>(
+      `SELECT claim_id, data, position, ${VERSION_COLUMNS.join(', ')} FROM claims WHERE report_id = $1 AND position > $2 ORDER BY position LIMIT $3`,
       [reportId, after, CLAIM_PAGE],
     );
-    if (rows.length) yield rows.map((r) => ({ claim: r.data, demo: null }));
+    if (rows.length) yield (await withReviews(db, rows)).map((claim) => ({ claim: claim as Claim, demo: null }));
     if (rows.length < CLAIM_PAGE) return;
     after = rows.at(-1)!.position;
   }
@@ -102,7 +130,7 @@ async function* demoClaims(db: Queryable, subjectId: string): AsyncGenerator<{ c
 }
 
 export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenerator<string> {
-  if (o.format === 'csv') yield csv([], o.table === 'claims' ? CLAIM_COLUMNS : SCORE_COLUMNS, true);
+  if (o.format === 'csv') yield csv([], o.table === 'claims' ? CLAIM_COLUMNS : o.table === 'scores' ? SCORE_COLUMNS : REVIEW_RECORD_COLUMNS, true);
   for await (const s of subjects(db, o)) {
     const reports = (await latestReportsByScope(db, s.id)) as ExportedReport[];
     const scoresOf = (r: ExportedReport) => Object.entries(r.report.scores ?? {}).filter((e): e is [string, ScoreEntry] => e[1] !== undefined);
@@ -112,11 +140,11 @@ export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenera
       yield `${JSON.stringify({ record: 'subject', subject_id: s.id, name: s.name, kind: s.kind, aliases: s.aliases, description: s.description, demo: s.demo })}\n`;
       for (const r of reports) {
         const head = scoresOf(r).map(([type, e]) =>
-          JSON.stringify({ record: 'score', subject_id: s.id, report_id: r.id, topic: r.topic, generated_at: r.generated_at.toISOString(), method_version: r.method_version, type, ...e, review_status: REVIEW_LABEL }),
+          JSON.stringify({ record: 'score', subject_id: s.id, report_id: r.id, topic: r.topic, generated_at: r.generated_at.toISOString(), method_version: r.method_version, type, ...e, review_status: reportReview(r) }),
         );
         if (head.length) yield `${head.join('\n')}\n`;
         for await (const page of reportClaims(db, r.id)) {
-          yield `${page.map(({ claim }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: r.id, report_topic: r.topic, ...claim, review_status: REVIEW_LABEL })).join('\n')}\n`;
+          yield `${page.map(({ claim }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: r.id, report_topic: r.topic, ...claim })).join('\n')}\n`;
         }
       }
       if (demo) {
@@ -124,6 +152,9 @@ export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenera
           yield `${page.map(({ claim, demo: d }) => JSON.stringify({ record: 'claim', subject_id: s.id, report_id: null, report_topic: null, ...claim, demo: d, review_status: REVIEW_LABEL })).join('\n')}\n`;
         }
       }
+      for await (const page of subjectRecord(db, s.id)) yield `${page.map((e) => JSON.stringify({ record: 'review', ...e })).join('\n')}\n`;
+    } else if (o.table === 'reviews') {
+      for await (const page of subjectRecord(db, s.id)) yield csv(page.map(recordRow), REVIEW_RECORD_COLUMNS, false);
     } else if (o.table === 'claims') {
       for (const r of reports) for await (const page of reportClaims(db, r.id)) yield csv(page.map(({ claim }) => claimRow(s, r, claim, null)), CLAIM_COLUMNS, false);
       if (demo) for await (const page of demo) yield csv(page.map(({ claim, demo: d }) => claimRow(s, null, claim, d)), CLAIM_COLUMNS, false);
@@ -131,7 +162,8 @@ export async function* exportLines(db: Queryable, o: ExportOptions): AsyncGenera
       const rows = reports.flatMap((r) =>
         scoresOf(r).map(([type, e]) => ({
           subject_id: s.id, subject_name: s.name, report_id: r.id, generated_at: r.generated_at.toISOString(), method_version: r.method_version, topic: r.topic ?? '',
-          type, score: e.score, interval_low: e.interval_80[0], interval_high: e.interval_80[1], n_resolved: e.n_resolved, confidence: e.confidence.level, review_status: REVIEW_LABEL,
+          type, score: e.score, interval_low: e.interval_80[0], interval_high: e.interval_80[1], n_resolved: e.n_resolved, confidence: e.confidence.level, review_status: reportReview(r),
+          signed_off_by: r.report.review?.signed_off_by ?? '', signed_off_at: r.report.review?.signed_off_at ?? '',
         })),
       );
       if (rows.length) yield csv(rows, SCORE_COLUMNS, false);

@@ -1,10 +1,10 @@
-import { isWellFormedKey, verifyKey } from './keys.ts';
+import { isWellFormedKey, verifyKey, type LiveKey } from './keys.ts';
 import type { Queryable } from './db/pool.ts';
 import type { ChangeFeed } from './db/change-feed.ts';
 
 export const KEYS_CHANNEL = 'api_keys_changed';
 
-type Key = { id: number; name: string };
+type Key = LiveKey;
 
 export type KeyCacheOptions = {
   /** How long a verified key is remembered. */

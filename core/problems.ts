@@ -27,6 +27,30 @@ export const PROBLEM_TYPES = {
     means: 'A browser page from another origin called the MCP endpoint, and that origin is not allowed.',
     todo: 'Call `/mcp` from a server, from the service\'s own origin, or ask the operator to add your origin to `MCP_ALLOWED_ORIGINS`.',
   },
+  'insufficient-scope': {
+    status: 403,
+    title: 'Key lacks the scope',
+    means: 'The API key is live, but it was not given the scope this route needs (`read`, `respond`, `label` or `review`); `required_scope` names it and `key_scopes` lists what the key has. Editorial review needs `review`, which no key has unless it was given on purpose.',
+    todo: 'Use a key with that scope, or ask the operator for one: `npm run key -- create NAME --scope review` (several scopes: `--scope read,review`).',
+  },
+  'claim-changed': {
+    status: 409,
+    title: 'The claim changed',
+    means: 'The review was sent for a version of the claim that is no longer its current one: its quote, fixed test or evidence changed when its report was remade. A review holds only for the version of the claim it was made on.',
+    todo: 'Read the claim again (its `review.version` and what changed) and send the review of the current version with that `version`.',
+  },
+  'review-conflict': {
+    status: 409,
+    title: 'Review conflict',
+    means: 'Another review was recorded since you read what you acted on: another reviewer reviewed this claim (its `review.version` moved on), or the report is already signed off.',
+    todo: 'Read the claim or the report again, see what the other reviewer did, and act on the current version if you still disagree.',
+  },
+  'review-incomplete': {
+    status: 409,
+    title: 'The report cannot be signed off yet',
+    means: 'A report is signed off only once every featured claim and every claim that moves its headline by more than the documented amount has been reviewed (`missing` lists those that have not), when the reviewed outcomes still leave enough resolved claims for a score, and when it was made with the current method.',
+    todo: 'Review the claims in `missing` (GET /v1/reports/{report_id}/review lists what is needed), or remake the report if its method is out of date, then sign off again.',
+  },
   forbidden: {
     status: 403,
     title: 'Forbidden',

@@ -9,7 +9,8 @@ import type { ClaimResponse } from './schemas/resources.ts';
 /**
  * Replies and corrections stored against claims (SPEC.md, "Responses"). A
  * reply is shown on its claim, as sent, with the status below until a person
- * has reviewed it; the service does not judge it. The key that sent it is
+ * has reviewed it (then with the reviewer's decision and note: core/reviews/
+ * replies.ts); the service does not judge it. The key that sent it is
  * kept (for abuse handling and the caps below) but never shown.
  *
  * Replies are bounded, since every page that shows a claim carries them: at
@@ -36,17 +37,23 @@ const TODAY = `(date_trunc('day', now() AT TIME ZONE 'utc') AT TIME ZONE 'utc')`
 
 const newResponseId = () => `rsp_${randomBytes(10).toString('hex')}`;
 
-type ResponseRow = {
+export type ResponseRow = {
   id: string; claim_id: string; subject_id: string; name: string; role: string | null; statement: string;
   counter_evidence_url: string | null; received_at: Date; status: string;
+  decision: 'accepted' | 'not_accepted' | null; review_note: string | null; reviewed_by: string | null; reviewed_at: Date | null;
 };
 
-const COLUMNS = 'id, claim_id, subject_id, name, role, statement, counter_evidence_url, received_at, status';
+export const RESPONSE_COLUMNS = 'id, claim_id, subject_id, name, role, statement, counter_evidence_url, received_at, status, decision, review_note, reviewed_by, reviewed_at';
+const COLUMNS = RESPONSE_COLUMNS;
 
-function toClaimResponse(r: ResponseRow): ClaimResponse {
+/** A reply as a claim carries it, with the reviewer's decision once there is one (core/reviews/replies.ts). */
+export function toClaimResponse(r: ResponseRow): ClaimResponse {
   return {
     response_id: r.id, name: r.name, role: r.role, statement: r.statement,
     counter_evidence_url: r.counter_evidence_url, received_at: r.received_at.toISOString(), status: r.status,
+    review: r.decision && r.review_note && r.reviewed_by && r.reviewed_at
+      ? { decision: r.decision, note: r.review_note, reviewer: r.reviewed_by, reviewed_at: r.reviewed_at.toISOString() }
+      : null,
   };
 }
 

@@ -2,20 +2,22 @@ import path from 'node:path';
 import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../core/db/pool.ts';
-import { placeExport, writeExport, type ExportManifest } from '../core/site/exports.ts';
-import { clientDir, cloneTree, newBuildId, pruneBuilds, readCurrent, removeTree, siteLayout, swapCurrent, withSiteLock, writeFileAtomic, type BuildManifest } from '../core/site/layout.ts';
-import { common, exportsPage, indexPage, loadSummaries, pageFile, pageRefOf, publishedOnly } from '../core/site/page-data.ts';
+import { readExportManifests, writeExport, type ExportManifest } from '../core/site/exports.ts';
+import { clientDir, newBuildId, readCurrent, withSiteLock, type BuildManifest } from '../core/site/layout.ts';
+import { common, exportsPage, pageFile, pageRefOf, type IndexPage } from '../core/site/page-data.ts';
 import { rendererFor } from '../core/site/renderer.ts';
 import { QUEUES } from './queues.ts';
 import { buildLocked, readOnlySnapshot, recordBuild, type SiteOptions } from './site/builds.ts';
-import { writeSiteFile } from './site/precompress.ts';
+import { DATA_DIR, Journal } from './site/journal.ts';
+import { readdir, readFile } from 'node:fs/promises';
 
 /**
  * The nightly export (pg-boss schedule, SITE_EXPORT_CRON, UTC): brings the
  * site up to date, then writes the night's export files (JSON Lines and the
  * claims and scores CSV tables, with their manifest) into `exports/<date>/`
  * of a new version of the site, re-renders the exports page and the index
- * (which links the newest files), and publishes it like any build. The
+ * (which links the newest files), and publishes it in place like an
+ * incremental build (jobs/site/journal.ts): whole or not at all. The
  * newest SITE_EXPORT_KEEP_DAYS nights are kept. Running it twice on one date
  * replaces that night's files.
  */
@@ -30,36 +32,41 @@ export async function runNightlyExport(pool: Pool, o: SiteOptions, date = new Da
     const t0 = performance.now();
     await buildLocked(pool, o, { reason: `nightly export ${date}: catch up` });
     const current = (await readCurrent(o.siteDir))!;
-    const l = siteLayout(o.siteDir);
-    const id = newBuildId();
-    const dir = path.join(l.builds, id);
-    const night = path.join(l.work, `export-${id}`, date);
+    const renderer = await rendererFor(current.dir, current.manifest);
+    // Published in place, like an incremental build (jobs/site/journal.ts): the cost is the night's files and two pages.
+    const journal = await Journal.open(current.dir, newBuildId());
     try {
-      const renderer = await rendererFor(current.dir, current.manifest);
-      const { manifest, sum } = await readOnlySnapshot(pool, async (tx) => ({
-        manifest: await writeExport(tx, night, date),
-        sum: publishedOnly(await loadSummaries(tx), new Set(current.manifest.report_ids)),
-      }));
-      await cloneTree(current.dir, dir);
-      const nights = await placeExport(path.join(clientDir(dir), 'exports'), night, date, o.exportKeepDays);
-      const c = common();
-      for (const page of [exportsPage(nights, c), indexPage(sum, c, nights[0] ?? null)]) {
-        await writeSiteFile(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
+      const nightRel = `client/exports/${date}`;
+      const manifest = await readOnlySnapshot(pool, (tx) => writeExport(tx, journal.stagedPath(nightRel), date));
+      await journal.stageDir(nightRel);
+      // The nights kept: this one and the newest others, SITE_EXPORT_KEEP_DAYS in all; the rest are taken out.
+      const live = path.join(clientDir(current.dir), 'exports');
+      const older = (await readExportManifests(live)).filter((m) => m.date !== date);
+      const nights = [manifest, ...older].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)).slice(0, o.exportKeepDays);
+      for (const m of older) if (!nights.includes(m)) journal.remove(`client/exports/${m.date}`);
+      for (const name of await readdir(live).catch(() => [] as string[])) {
+        // A night without a readable manifest is not listed: it goes too.
+        if (/^\d{4}-\d{2}-\d{2}$/.test(name) && name !== date && !older.some((m) => m.date === name)) journal.remove(`client/exports/${name}`);
       }
+      if (nights[0]) await journal.writeSiteFile('client/exports/latest.json', `${JSON.stringify(nights[0], null, 2)}\n`);
+      // The index as the live version published it (its page data, kept beside it), now linking the newest files.
+      const published = JSON.parse(await readFile(path.join(current.dir, DATA_DIR, 'index.json'), 'utf8')) as IndexPage;
+      const c = common();
+      const home: IndexPage = { ...published, common: c, latest_export: nights[0] ?? null };
+      for (const page of [exportsPage(nights, c), home]) {
+        await journal.writeSiteFile(path.join('client', pageFile(pageRefOf(page))), await renderer.render(page));
+      }
+      await journal.writeFile(`${DATA_DIR}/index.json`, JSON.stringify(home));
       const ms = performance.now() - t0;
-      const build: BuildManifest = { ...current.manifest, build_id: id, kind: 'export', built_at: new Date().toISOString(), based_on: current.manifest.build_id, rendered: 2, ms: Math.round(ms) };
-      await writeFileAtomic(path.join(dir, 'build.json'), `${JSON.stringify(build)}\n`);
-      await swapCurrent(o.siteDir, id);
-      await pruneBuilds(o.siteDir, [id, current.manifest.build_id]);
-      await recordBuild(pool, { build_id: id, kind: 'export', status: 'published', reason: `nightly export ${date}`, started, ms, pages: build.pages, rendered: 2 });
-      o.log?.info({ build: id, date, counts: manifest.counts, ms: Math.round(ms) }, 'nightly export published');
-      return { build_id: id, manifest, ms };
+      const build: BuildManifest = { ...current.manifest, build_id: journal.id, kind: 'export', built_at: new Date().toISOString(), based_on: current.manifest.build_id, rendered: 2, ms: Math.round(ms) };
+      await journal.commit(build);
+      await recordBuild(pool, { build_id: journal.id, kind: 'export', status: 'published', reason: `nightly export ${date}`, started, ms, pages: build.pages, rendered: 2 });
+      o.log?.info({ build: journal.id, date, counts: manifest.counts, ms: Math.round(ms) }, 'nightly export published');
+      return { build_id: journal.id, manifest, ms };
     } catch (err) {
-      await removeTree(dir);
+      await journal.abort();
       await recordBuild(pool, { build_id: null, kind: 'export', status: 'failed', reason: `nightly export ${date}`, started, ms: performance.now() - t0, error: (err as Error).message }).catch(() => {});
       throw err;
-    } finally {
-      await removeTree(path.dirname(night));
     }
   });
 }

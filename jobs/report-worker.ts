@@ -4,12 +4,16 @@ import type { Providers } from '../core/providers/types.ts';
 import type { Pool } from '../core/db/pool.ts';
 import { finishJob, getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
 import { progressWriter } from '../core/reports/progress.ts';
+import { NewSubjectRequestSchema, placeNewSubject } from '../core/reports/new-subject.ts';
+import { localProviders } from '../core/providers/local/corpus.ts';
 import { QUEUES } from './queues.ts';
 import { requestSiteBuild } from './site-build.ts';
 
 /**
  * The report queue's worker: researches the subject, stores the report, and
- * ends the job `complete`, `insufficient` or `refused`. Running a job twice
+ * ends the job `complete`, `insufficient` or `refused`. A job for a new name
+ * (no subject yet) identifies it first; a name that cannot be placed ends it
+ * `insufficient`. Running a job twice
  * leaves the same state as once: an ended job is not run again. An error is
  * retried by pg-boss; the last failure ends the job `failed`. A job whose
  * worker died on every attempt arrives in the dead letter queue and is ended
@@ -27,9 +31,22 @@ export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCo
   // The poll shows where the research is while it runs (written beside it, never holding it up).
   const progress = progressWriter(pool, jobId, (err) => log?.warn({ job: jobId, error: err.message }, 'report job progress not recorded'));
   try {
+    let subjectId = job.subject_id;
+    if (!subjectId) {
+      // A name the service had never seen: identified first (core/reports/new-subject.ts).
+      progress.update({ stage: 'identify', documents: 0, claims_found: 0, claims_judged: 0 });
+      const placed = await placeNewSubject(pool, jobId, NewSubjectRequestSchema.parse(job.request), providers ?? localProviders(pool));
+      if (!placed.placed) {
+        await progress.flush();
+        await finishJob(pool, jobId, { status: 'insufficient', reason: placed.reason });
+        log?.info({ job: jobId, status: 'insufficient' }, 'report job ended: the name was not identified');
+        return;
+      }
+      subjectId = placed.subjectId;
+    }
     // Loaded on the first job, not at start: the pipeline brings the language models with it.
     const { makeReport } = await import('./research.ts');
-    const r = await makeReport(pool, job.subject_id!, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, onProgress: progress.update, ...(providers ? { providers } : {}) });
+    const r = await makeReport(pool, subjectId, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, onProgress: progress.update, ...(providers ? { providers } : {}) });
     await progress.flush();
     if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
     else await finishJob(pool, jobId, { status: r.status, reason: r.reason });

@@ -22,7 +22,7 @@ export async function makeReport(
   if (!subject) throw new Error(`no subject ${subjectId}`);
   const result = await researchSubject(subject, providers, opts);
   if (result.status !== 'complete') return { ...result, reportId: null, generatedAt: null };
-  const { reportId, generatedAt } = await storeReport(pool, {
+  const { reportId, generatedAt, report } = await storeReport(pool, {
     subjectId,
     methodVersion: methodVersion(),
     depth: opts.depth ?? 'quick',
@@ -32,5 +32,6 @@ export async function makeReport(
     jobId: opts.jobId ?? null,
     stats: result.stats,
   });
-  return { ...result, reportId, generatedAt };
+  // The report as stored (and served): the pipeline's, with its editorial review summary.
+  return { ...result, report, reportId, generatedAt };
 }

@@ -10,9 +10,18 @@
  *     /v1/reports answered from store, once the first start's own report
  *     jobs are done (queue depth 0), beside the bare route and a bare route
  *     answering a body of the report's size.
+ *  4. the stored GET again with each rate-limit store, in the same run: the
+ *     service restarted on the same DATA_DIR with RATE_LIMIT_STORE memory,
+ *     postgres and redis (a redis-server started here, Debian's), each with
+ *     its default block (RATE_LIMIT_BLOCK_PERCENT=1) and, for the shared
+ *     stores, with a block of one request (0: one store call a request, as
+ *     before blocks), and the ratio of each to the in-process store.
  * The per-key rate limit is raised for the load run (it would answer 429
  * after 60 requests otherwise); everything else is the default service.
- * Options: --duration S (default 10), --connections N (default 50), --json.
+ * Options: --duration S (default 10), --connections N (default 50),
+ * --no-stores (skip 4), --rounds N (4 repeated N times, the stores taken in
+ * turn each round, each store's median reported: the machine's noise hits
+ * them alike), --json.
  */
 import { mkdtemp, rm, chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -20,9 +29,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { keyFor, spawnListening, stop } from './bench/process.ts';
+import { startBenchRedis } from './bench/redis.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
 
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' }, 'no-stores': { type: 'boolean', default: false }, rounds: { type: 'string', default: '1' }, json: { type: 'boolean', default: false } } });
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 
@@ -96,6 +106,42 @@ try {
   await stop(bare.child);
   await service.stopAfter();
 
+  // The stored GET with each rate-limit store, one after another on the same data.
+  type Run = Awaited<ReturnType<typeof load>>;
+  const stores: Record<string, Run & { ratio_to_memory?: number; rounds_rps?: number[] }> = {};
+  const rounds: Record<string, Run[]> = {};
+  let redisNote: string | null = null;
+  if (!values['no-stores']) {
+    const redis = await startBenchRedis();
+    if (!redis) redisNote = 'redis-server not found (install Debian\'s redis-server): the Redis store was not measured';
+    const runs: [string, Record<string, string>][] = [
+      ['memory', { RATE_LIMIT_STORE: 'memory' }],
+      ['postgres', { RATE_LIMIT_STORE: 'postgres' }],
+      ['postgres_block_1', { RATE_LIMIT_STORE: 'postgres', RATE_LIMIT_BLOCK_PERCENT: '0' }],
+      ...(redis ? ([['redis', { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url }], ['redis_block_1', { RATE_LIMIT_STORE: 'redis', REDIS_URL: redis.url, RATE_LIMIT_BLOCK_PERCENT: '0' }]] as [string, Record<string, string>][]) : []),
+    ];
+    try {
+      for (let round = 0; round < Number(values.rounds); round++) {
+        for (const [name, extra] of runs) {
+          const s2 = await timeToHealthy({ ...env, ...extra });
+          try {
+            await autocannon({ url: `${s2.url}/v1/reports/${stored.latest_report.report_id}`, connections: 10, duration: 2, headers: auth });
+            (rounds[name] ??= []).push(await load(`${s2.url}/v1/reports/${stored.latest_report.report_id}`, auth));
+          } finally {
+            await s2.stopAfter();
+          }
+        }
+      }
+    } finally {
+      await redis?.stop();
+    }
+    for (const [name, rs] of Object.entries(rounds)) {
+      const mid = [...rs].sort((a, b) => a.requests_per_second - b.requests_per_second)[Math.floor(rs.length / 2)]!;
+      stores[name] = { ...mid, rounds_rps: rs.map((r) => r.requests_per_second) };
+    }
+    for (const r of Object.values(stores)) r.ratio_to_memory = Math.round((r.requests_per_second / stores.memory!.requests_per_second) * 1000) / 1000;
+  }
+
   const result = {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     startup_ms: { cold: Math.round(cold.ms), warm_median: Math.round(median(warm)), warm_runs: warm.map(Math.round) },
@@ -105,6 +151,8 @@ try {
     ratio_get_report_to_bare_rps: Math.round((getReport.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
     ratio_post_stored_to_bare_rps: Math.round((postStored.requests_per_second / bareResult.requests_per_second) * 1000) / 1000,
     ratio_get_report_to_bare_sized_rps: Math.round((getReport.requests_per_second / bareSized.requests_per_second) * 1000) / 1000,
+    stored_get_by_rate_limit_store: stores,
+    ...(redisNote ? { redis_note: redisNote } : {}),
   };
   if (values.json) {
     process.stdout.write(jsonOutput(result));
@@ -121,6 +169,9 @@ try {
         `  bare route, ${reportBytes} B body  ${l.bare_fastify_report_sized.requests_per_second} req/s, p50 ${l.bare_fastify_report_sized.latency_ms.p50} ms, p99 ${l.bare_fastify_report_sized.latency_ms.p99} ms (a report-sized body, for comparison)`,
         `  GET /v1/reports/{rep}   ${l.get_stored_report.requests_per_second} req/s, p50 ${l.get_stored_report.latency_ms.p50} ms, p99 ${l.get_stored_report.latency_ms.p99} ms, non-2xx ${l.get_stored_report.non_2xx}; ratio to bare ${result.ratio_get_report_to_bare_rps} (to the report-sized bare route ${result.ratio_get_report_to_bare_sized_rps})`,
         `  POST /v1/reports stored ${l.post_report_from_store.requests_per_second} req/s, p50 ${l.post_report_from_store.latency_ms.p50} ms, p99 ${l.post_report_from_store.latency_ms.p99} ms, non-2xx ${l.post_report_from_store.non_2xx}; ratio to bare ${result.ratio_post_stored_to_bare_rps}`,
+        ...(Object.keys(stores).length ? ['stored GET by rate-limit store (service restarted for each, same data):'] : []),
+        ...Object.entries(stores).map(([n, r]) => `  ${n.padEnd(18)} ${r.requests_per_second} req/s, p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, non-2xx ${r.non_2xx}; ratio to memory ${r.ratio_to_memory}${r.rounds_rps!.length > 1 ? ` (median of ${r.rounds_rps!.join(', ')} req/s)` : ''}`),
+        ...(redisNote ? [`  ${redisNote}`] : []),
         '',
       ].join('\n'),
     );

@@ -1,12 +1,13 @@
 /**
- * `npm run --silent calibrate -- [--seed TEXT] [--subjects N] [--scenario NAME ...] [--json]`
+ * `npm run --silent calibrate -- [--seed TEXT] [--subjects N] [--scenario NAME ...] [--json] [--markdown]`
  *
  * The calibration harness of issue #17: simulated subjects of known true
  * reliability over a grid of scenarios, p and n, scored by the production
  * scoreClaims (core/eval/calibration.ts). Prints the coverage of
  * scores.overall.interval_80, the mean width, and the score's bias and RMSE
- * per cell. Deterministic: the same seed gives the same table.
- * Exit codes: 0 done, 2 usage.
+ * per cell, for the calibration grid and then for the sensitivity grid (judges
+ * that err otherwise than measured). Deterministic: the same seed gives the
+ * same table. Exit codes: 0 done, 2 usage.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -15,14 +16,16 @@ import {
   DEFAULT_SEED,
   DEFAULT_SUBJECTS,
   SCENARIOS,
+  SENSITIVITY,
   formatCalibrationTable,
+  formatCoverageSummary,
   gridOf,
   runCalibration,
 } from '../core/eval/calibration.ts';
 import { methodVersion } from '../core/method/version.ts';
 
-const USAGE = 'usage: npm run --silent calibrate -- [--seed TEXT] [--subjects N] [--scenario NAME ...] [--json] [--help]';
-const names = Object.values(SCENARIOS).map((s) => s.name);
+const USAGE = 'usage: npm run --silent calibrate -- [--seed TEXT] [--subjects N] [--scenario NAME ...] [--json] [--markdown] [--help]';
+const names = [...Object.values(SCENARIOS), ...Object.values(SENSITIVITY)].map((s) => s.name);
 
 const HELP = `${USAGE}
 
@@ -41,17 +44,27 @@ subject's resolved claims as a correct judge would grade it: the mean of the
 distribution its true outcomes are drawn from (averaged over clusters), before
 any judge error. Judge error is counted as the method's error.
 
-Scenarios (every claim factual, judges agreeing, no deadline):
+Scenarios (every claim factual, judges agreeing, no deadline). Without judge
+error the verdicts are given as reviewed by a person; with it, as machine
+verdicts, which the method counts with the judges' measured confusion.
   binary            true or false only
   graded            the five outcomes; a credit's variance is 0.5 × p(1 − p)
                     (true/false only would be 1 × p(1 − p))
   graded-narrow     the five outcomes as Binomial(4, p)/4, variance 0.25 × p(1 − p)
-  clustered-5/ICC   true/false in runs of 5 claims sharing a tendency drawn
-                    from a Beta with mean p; ICC is the within-run correlation
-  judge-error-R     true/false, each verdict put on the wrong side (credit c
-                    recorded as 1 − c) at rate R
-  graded+...        the same departure on graded verdicts, as the audit of
-                    issue #17 ran it
+  clustered-5/ICC   true/false in runs of 5 claims from one source sharing a
+                    tendency drawn from a Beta with mean p; ICC is the
+                    within-run correlation
+  ...+error-measured
+                    machine verdicts drawn from the judges' confusion as
+                    npm run eval measured it (core/method/judge-error.ts), each
+                    subject's rows drawn from Dirichlet(counts)
+  graded+...        the same departure on graded verdicts
+
+Sensitivity (printed after the grid; not part of it): machine verdicts whose
+judges put a verdict on the wrong side, as its mirror (credit c read as 1 − c),
+at a rate other than measured:
+  judge-error-R     true/false verdicts, mirrored at rate R
+  graded+error-R    graded verdicts, mirrored at rate R
 
 Grid: p in ${DEFAULT_PS.join(', ')}; n in ${DEFAULT_NS.join(', ')}.
 
@@ -61,6 +74,8 @@ Options:
   --subjects N      simulated subjects per cell (default ${DEFAULT_SUBJECTS})
   --scenario NAME   only this scenario; may be repeated (${names.join(', ')})
   --json            print the rows as JSON instead of a table
+  --markdown        print the coverage alone as Markdown tables, as
+                    content/methodology.md shows it
 `;
 
 let args;
@@ -71,6 +86,7 @@ try {
       subjects: { type: 'string', default: String(DEFAULT_SUBJECTS) },
       scenario: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -94,15 +110,26 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const scenarios = Object.values(SCENARIOS).filter((s) => !values.scenario || values.scenario.includes(s.name));
+const sensitivity = Object.values(SENSITIVITY).filter((s) => !values.scenario || values.scenario.includes(s.name));
 
 const started = performance.now();
 const rows = runCalibration({ grid: gridOf(scenarios, DEFAULT_PS, DEFAULT_NS), seed: values.seed!, subjects });
+const sensitivityRows = runCalibration({ grid: gridOf(sensitivity, DEFAULT_PS, DEFAULT_NS), seed: values.seed!, subjects });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+const cells = rows.length + sensitivityRows.length;
 
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ method_version: methodVersion(), seed: values.seed, subjects, rows }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ method_version: methodVersion(), seed: values.seed, subjects, rows, sensitivity: sensitivityRows }, null, 2)}\n`);
+} else if (values.markdown) {
+  process.stdout.write(`method ${methodVersion()}; seed ${values.seed}; ${subjects} subjects per cell; coverage of interval_80 in %, at p = ${DEFAULT_PS.join(' / ')}\n\n`);
+  if (rows.length > 0) process.stdout.write(`${formatCoverageSummary(rows)}\n\n`);
+  if (sensitivityRows.length > 0) process.stdout.write(`Sensitivity (judges that err otherwise than measured):\n\n${formatCoverageSummary(sensitivityRows)}\n`);
 } else {
-  process.stdout.write(`method ${methodVersion()}; seed ${values.seed}; ${subjects} subjects per cell; ${rows.length} cells in ${seconds} s\n`);
+  process.stdout.write(`method ${methodVersion()}; seed ${values.seed}; ${subjects} subjects per cell; ${cells} cells in ${seconds} s\n`);
   process.stdout.write('interval: scores.overall.interval_80; truth: 100 × p (see --help)\n\n');
-  process.stdout.write(`${formatCalibrationTable(rows)}\n`);
+  if (rows.length > 0) process.stdout.write(`${formatCalibrationTable(rows)}\n`);
+  if (sensitivityRows.length > 0) {
+    process.stdout.write('\nSensitivity, not part of the calibration grid: judges that put verdicts on the wrong side at another rate than measured\n\n');
+    process.stdout.write(`${formatCalibrationTable(sensitivityRows)}\n`);
+  }
 }

@@ -15,6 +15,7 @@ import { startBoss } from '../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../jobs/queues.ts';
 import { bossEnqueue } from '../jobs/enqueue.ts';
 import { startAllWorkers } from '../jobs/workers.ts';
+import { requestSiteBuild } from '../jobs/site-build.ts';
 import { closePipelinePool, configurePipelineThreads, warmPipelinePool } from '../jobs/pipeline/cpu-pool.ts';
 import { apiProviders, buildProviders } from '../core/providers/index.ts';
 import { createLogger } from './logger.ts';
@@ -56,7 +57,8 @@ async function main(): Promise<void> {
     }
     if (config.role !== 'worker') {
       app = await buildApp(
-        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...(await apiProviders(config, db.pool, providers)), enqueue: bossEnqueue(boss) },
+        { config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES, ...(await apiProviders(config, db.pool, providers)), enqueue: bossEnqueue(boss),
+          requestSiteBuild: (reason) => requestSiteBuild(boss!, { reason }) },
         { logger: log },
       );
       const address = await app.listen({ host: config.host, port: config.port });

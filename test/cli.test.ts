@@ -93,7 +93,7 @@ describe('npm run export', () => {
     const dir = path.join(data.dir, 'site', 'current', 'client', 'exports', '2026-11-20');
     expect(res.stdout.split('\n')[0]).toBe(`export 2026-11-20 written to ${dir} (served at /exports/2026-11-20/; the newest manifest at /exports/latest.json)`);
     expect(res.stderr).toContain(`database ${new URL(db.url).pathname.slice(1)} (DATABASE_URL)`);
-    expect((await readdir(dir)).sort()).toEqual(['manifest.json', 'reliability-2026-11-20.jsonl', 'reliability-claims-2026-11-20.csv', 'reliability-scores-2026-11-20.csv']);
+    expect((await readdir(dir)).sort()).toEqual(['manifest.json', 'reliability-2026-11-20.jsonl', 'reliability-claims-2026-11-20.csv', 'reliability-reviews-2026-11-20.csv', 'reliability-scores-2026-11-20.csv']);
     const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ date: '2026-11-20', counts: { subjects: 1, reports: 1, claims: 4 } });
     for (const f of manifest.files) expect(res.stdout).toContain(`${f.name}  ${f.records} records, ${f.bytes} bytes, sha256 ${f.sha256}`);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../core/keys.ts';
 import { PROBLEM_TYPES } from '../core/problems.ts';
 import { bearer } from './helpers/app.ts';
 import { STACK_IN_LOG, startLoggedTestApp } from './helpers/logged-app.ts';
@@ -8,7 +9,8 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   // The app logs as the service does (every level), so that the last test can read the log.
   t = await startLoggedTestApp({ RATE_LIMIT_PER_MINUTE: '100000' }, 'errors');
-  headers = bearer(await t.key('errors'));
+  // Every scope: the errors of every route are checked, the review routes too.
+  headers = bearer(await t.key('errors', SCOPES));
 });
 afterAll(() => t.close());
 

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { SCOPES } from '../core/keys.ts';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,8 @@ let ops: Op[];
 
 beforeAll(async () => {
   t = await startLoggedTestApp({ RATE_LIMIT_PER_MINUTE: '1000000', DAILY_JOB_LIMIT: '1000000' }, 'fuzz');
-  headers = bearer(await t.key('fuzz'));
+  // Every scope: every route is fuzzed, the review routes too.
+  headers = bearer(await t.key('fuzz', SCOPES));
   await ingestPack(t.db.pool, Readable.from([`${JSON.stringify({ record: 'subject', name: 'Fuzz Subject', kind: 'organisation', description: 'TEST DATA (invented).' })}\n`]));
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
   ops = Object.entries(doc.paths).flatMap(([path, m]) => Object.keys(m).map((method) => ({ method: method.toUpperCase() as Op['method'], path })));

@@ -146,9 +146,11 @@ describe('lookup_reliability', () => {
   });
 
   it('every score key present: a stored report whose subject carries more than the schema lists (urls, handles, offices)', async () => {
+    // Five resolved claims of each type: a type's score needs five (content/methodology.md).
     const reportId = await storeCrafted(s, MARTA, [
       ['factual', 'true'], ['factual', 'mostly_false'], ['promise', 'true'], ['promise', 'false'],
       ['guidance', 'mostly_true'], ['guidance', 'mixed'], ['prediction', 'false'], ['prediction', 'true'],
+      ...(['factual', 'promise', 'guidance', 'prediction'] as const).flatMap((t): [ClaimType, ResolvedOutcome][] => [[t, 'true'], [t, 'mixed'], [t, 'false']]),
     ]);
     // The REST route serves the stored report as stored, extra fields and all.
     expect((await rest(`/v1/reports/${reportId}`)).report.subject).toMatchObject({ urls: MARTA.urls, handles: MARTA.handles, offices: MARTA.offices });
@@ -156,7 +158,7 @@ describe('lookup_reliability', () => {
     expect(out.report_id).toBe(reportId);
     expect(out.subject).toEqual({ subject_id: MARTA.id, name: MARTA.name, kind: 'person', aliases: MARTA.aliases, description: MARTA.description, public_figure: true, serving_politician: false, demo: false });
     expect(Object.keys(out.scores!).sort()).toEqual(['factual', 'guidance', 'prediction', 'promise']);
-    expect(out.overall).toMatchObject({ n_resolved: 8 });
+    expect(out.overall).toMatchObject({ n_resolved: 20 });
     expect(out.caveats!.map((k) => k.code)).toContain('judges_disagree');
   });
 
@@ -170,7 +172,7 @@ describe('lookup_reliability', () => {
     expect(Object.keys(out.scores!)).toEqual(['factual']);
     expect(out.overall).toMatchObject({ n_resolved: 5 });
     expect(text(r)).toMatch(/\(stale: a refresh is running\)/);
-    expect(text(r)).toMatch(/Promises: no resolved claims\./);
+    expect(text(r)).toMatch(/Promises: no score \(fewer than 5 resolved claims\)\./);
     const { rows } = await s.t.db.pool.query(`SELECT key_id FROM jobs WHERE subject_id = $1 AND kind = 'report'`, [TRUST.id]);
     expect(rows).toEqual([{ key_id: null }]);
   });
@@ -181,7 +183,7 @@ describe('lookup_reliability', () => {
     expect(out.job_id).toMatch(/^job_/);
     expect(out.reason).toMatch(/a report needs at least 5 resolved claims/);
     expect(out).not.toHaveProperty('overall');
-    expect(text(r)).toMatch(/^No report on "The Quillon Gazette": too few resolved claims\./);
+    expect(text(r)).toMatch(/^No report on "The Quillon Gazette": insufficient\. .*a report needs at least 5 resolved claims/);
   });
 
   it('refused: a serving politician, and a private person without consent_ref', async () => {

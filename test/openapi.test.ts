@@ -95,7 +95,7 @@ describe('OpenAPI description', () => {
     expect(resolve(claims['query:page_size']!.schema)).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     const exp = params('/v1/export');
     expect(resolve(exp['query:format']!.schema)).toMatchObject({ enum: ['jsonl', 'csv'], default: 'jsonl' });
-    expect(resolve(exp['query:table']!.schema)).toMatchObject({ enum: ['claims', 'scores'], default: 'claims' });
+    expect(resolve(exp['query:table']!.schema)).toMatchObject({ enum: ['claims', 'scores', 'reviews'], default: 'claims' });
     expect(resolve(exp['query:include_demo']!.schema)).toMatchObject({ default: false });
     expect(params('/v1/labels/claims')['query:subject_id']!.required).toBe(true);
     // Every list is paged alike, and says so: the parameters, and `paging` in the answer.

@@ -19,7 +19,8 @@ import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 import { NODE, ROOT } from './helpers/process.ts';
 
 const TODAY = '2026-11-21';
-const StoredClaim = ClaimSchema.omit({ responses: true, responses_total: true, responses_url: true, review_status: true });
+// As stored: the replies and the editorial review are joined on when a claim is served, never stored with it.
+const StoredClaim = ClaimSchema.omit({ responses: true, responses_total: true, responses_url: true, review_status: true, machine_verdict: true, review: true });
 
 let db: TestDatabase;
 let providers: Providers;
@@ -45,7 +46,8 @@ describe('pipeline on the sample pack', () => {
     const r = await researchSubject(await subject(name, kind), providers, { today: TODAY });
     expect(r.status).toBe('complete');
     if (r.status !== 'complete') return;
-    ReportSchema.parse(r.report);
+    // The pipeline's report as made: the editorial review summary is added when it is stored (core/reports/store.ts).
+    ReportSchema.omit({ review: true }).parse(r.report);
     const types = new Set(r.claims.map((c) => c.claim_type));
     for (const t of CLAIM_TYPES) expect(types, t).toContain(t);
     for (const c of r.claims) {

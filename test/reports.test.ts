@@ -116,8 +116,15 @@ describe('report lifecycle', () => {
     expect(row.subject_id).toBe(subjectIdFor('organisation', 'Jordan Avery'));
   });
 
-  it('an unknown subject: 404 problem', async () => {
-    expect((await post(alice, { name: 'Nobody We Know' })).statusCode).toBe(404);
+  it('an unknown subject: 404 problem; offline, its detail says how to add the subject or configure a model', async () => {
+    const unknown = await post(alice, { name: 'Nobody We Know' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(unknown.json().detail).toMatch(/No subject named "Nobody We Know" is known to the service, and no model is configured/);
+    expect(unknown.json().detail).toMatch(/source pack \(docs\/source-packs\.md/);
+    expect(unknown.json().detail).toMatch(/MODEL_PROVIDER/);
+    // No job was started for it.
+    expect((await t.db.pool.query(`SELECT count(*)::int AS n FROM jobs WHERE subject_id IS NULL AND kind = 'report'`)).rows[0].n).toBe(0);
     expect((await post(alice, { subject_id: 'sub_0000000000000000' })).statusCode).toBe(404);
   });
 

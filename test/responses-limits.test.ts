@@ -155,7 +155,7 @@ describe('replies on a claim, and the rest of them', () => {
     const whole = ClaimResponsesPageSchema.parse((await page(claimId(15), '')).json());
     expect(whole.paging).toEqual({ page: 1, page_size: 50, total: 7, total_pages: 1 });
     expect(whole.responses.map((r) => r.response_id)).toEqual(newest);
-    expect(Object.keys(whole.responses[0]!).sort()).toEqual(['counter_evidence_url', 'name', 'received_at', 'response_id', 'role', 'statement', 'status']);
+    expect(Object.keys(whole.responses[0]!).sort()).toEqual(['counter_evidence_url', 'name', 'received_at', 'response_id', 'review', 'role', 'statement', 'status']);
   });
 
   it('a claim with no reply lists none; an unknown claim is 404; the page size is bounded', async () => {

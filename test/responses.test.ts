@@ -83,11 +83,11 @@ describe('a reply to a claim', () => {
     const page = await claims(bob);
     const claim = page.claims.find((c) => c.claim_id === claimId)!;
     expect(claim.responses).toEqual([
-      { response_id: second.response_id, name: 'A second sender', role: null, statement: 'A further correction.', counter_evidence_url: null, received_at: second.received_at, status: STATUS },
+      { response_id: second.response_id, name: 'A second sender', role: null, statement: 'A further correction.', counter_evidence_url: null, received_at: second.received_at, status: STATUS, review: null },
       {
         response_id: first.response_id, name: 'Lena Marsh', role: 'Chief executive, Brightwater Utilities',
         statement: 'The figure counts pipes replaced by our contractors too; see our audited report.',
-        counter_evidence_url: 'https://brightwater-utilities.example/annual-report-2024', received_at: first.received_at, status: STATUS,
+        counter_evidence_url: 'https://brightwater-utilities.example/annual-report-2024', received_at: first.received_at, status: STATUS, review: null,
       },
     ]);
     expect(claim.responses_total).toBe(2);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, readdir, readlink, stat } from 'node:fs/promises';
+import { open, readFile, readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientDir, readCurrent, writeFileAtomic } from '../core/site/layout.ts';
@@ -34,6 +34,7 @@ const first: { reportId: string; subjectId: string }[] = [];
 const site = () => path.join(data.dir, 'site');
 const live = async () => (await readCurrent(site()))!;
 const file = async (rel: string) => readFile(path.join(clientDir((await live()).dir), rel), 'utf8');
+const published = async (reportId: string) => stat(path.join(clientDir((await live()).dir), 'reports', reportId, 'index.html')).then(() => true, () => false);
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
 
 beforeAll(async () => {
@@ -49,13 +50,21 @@ afterAll(async () => {
 });
 
 describe('before the first build', () => {
-  it('the site answers 404 problems and a report page on demand answers 503 with Retry-After', async () => {
-    const home = await get('/');
-    expect(home.statusCode).toBe(404);
-    expect(home.headers['content-type']).toMatch(/^application\/problem\+json/);
+  it('every page, and a report page on demand, answers 503 with Retry-After and a problem saying the site is being built', async () => {
+    for (const url of ['/', '/reports/rep_0000000000/', '/robots.txt']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(503);
+      expect(res.headers['retry-after'], url).toBe('5');
+      expect(res.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+      expect(res.json(), url).toMatchObject({ status: 503, type: '/problems/unavailable', retry_after: 5, detail: expect.stringMatching(/being built/) });
+    }
     const html = await get(`/v1/reports/${first[0]!.reportId}/html`, key);
     expect(html.statusCode).toBe(503);
     expect(html.headers['retry-after']).toBe('5');
+    expect(html.json().detail).toMatch(/being built/);
+    // The API's own paths are not the site's: still the API's answers.
+    expect((await get('/v1/index.html')).statusCode).toBe(401);
+    expect((await get('/v1/index.html', key)).statusCode).toBe(404);
   });
 });
 
@@ -65,7 +74,7 @@ describe('a full build', () => {
     expect(r).toMatchObject({ status: 'published', kind: 'full', pages: 3 + 3 + 3 + 5, rendered: 14 });
     const { manifest, dir } = await live();
     expect(manifest.site_version).toBe(siteVersion());
-    expect(manifest.report_ids.sort()).toEqual(first.map((f) => f.reportId).sort());
+    expect((await readdir(path.join(clientDir(dir), 'reports'))).sort()).toEqual(first.map((f) => f.reportId).sort());
     for (const f of first) {
       expect(await file(`reports/${f.reportId}/index.html`)).toContain('machine-generated, unreviewed');
       expect(await file(`subjects/${f.subjectId}/index.html`)).toContain(`/reports/${f.reportId}/`);
@@ -135,22 +144,33 @@ describe('incremental builds', () => {
     expect((await get(`/reports/${added.reportId}/`)).statusCode).toBe(404);
   });
 
-  it('a build after one new report renders only the pages it touches and shares every other file with the last version', async () => {
+  it('a build after one new report renders only the pages it touches and replaces them in place, one rename each', async () => {
     const before = await live();
+    const ino = async (rel: string) => (await stat(path.join(clientDir(before.dir), rel))).ino;
+    const untouched = await Promise.all([...first.map((f) => `reports/${f.reportId}/index.html`), 'browse/a/index.html', 'methodology/index.html'].map(async (rel) => [rel, await ino(rel)] as const));
+    const oldBrowse = await ino('browse/b/index.html');
+    // A reader that opened the old page before the build reads it whole after.
+    const reader = await open(path.join(clientDir(before.dir), 'browse/b/index.html'), 'r');
     const r = await buildSite(t.db.pool, o, { reason: 'test' });
     // The report, its subject, its browse letter (b) and the index.
     expect(r).toMatchObject({ status: 'published', kind: 'incremental', rendered: 4, pages: 4 + 4 + 3 + 5, new_reports: [added.reportId] });
     const after = await live();
     expect(after.manifest.based_on).toBe(before.manifest.build_id);
-    const ino = async (dir: string, rel: string) => (await stat(path.join(clientDir(dir), rel))).ino;
-    // Untouched pages are the same files (hard links), not re-rendered copies...
-    for (const f of first) expect(await ino(after.dir, `reports/${f.reportId}/index.html`)).toBe(await ino(before.dir, `reports/${f.reportId}/index.html`));
-    expect(await ino(after.dir, 'browse/a/index.html')).toBe(await ino(before.dir, 'browse/a/index.html'));
-    expect(await ino(after.dir, 'methodology/index.html')).toBe(await ino(before.dir, 'methodology/index.html'));
-    // ...touched ones are new files, and the older version's copies did not change.
-    expect(await ino(after.dir, 'browse/b/index.html')).not.toBe(await ino(before.dir, 'browse/b/index.html'));
+    expect(after.manifest.build_id).not.toBe(before.manifest.build_id);
+    // Published in place: the same folder, untouched files left as they were...
+    expect(after.dir).toBe(before.dir);
+    for (const [rel, inode] of untouched) expect(await ino(rel), rel).toBe(inode);
+    // ...touched ones replaced by rename (a new file), the old one still whole for its reader.
+    expect(await ino('browse/b/index.html')).not.toBe(oldBrowse);
+    try {
+      expect((await reader.readFile('utf8'))).not.toContain('Birch Valley Homes');
+    } finally {
+      await reader.close();
+    }
+    // Every version's manifest is kept, never changed; build.json is the newest.
+    expect(JSON.parse(await readFile(path.join(after.dir, 'versions', `${before.manifest.build_id}.json`), 'utf8'))).toEqual(before.manifest);
+    expect(JSON.parse(await readFile(path.join(after.dir, 'versions', `${after.manifest.build_id}.json`), 'utf8'))).toEqual(after.manifest);
     expect(await file('browse/b/index.html')).toContain('Birch Valley Homes');
-    expect(await readFile(path.join(clientDir(before.dir), 'browse/b/index.html'), 'utf8')).not.toContain('Birch Valley Homes');
     expect(await file('index.html')).toContain(`/reports/${added.reportId}/`);
     // The page rendered on demand and the published one are the same bytes.
     expect((await get(`/v1/reports/${added.reportId}/html`, key)).body).toBe(await file(`reports/${added.reportId}/index.html`));
@@ -202,7 +222,7 @@ describe('nightly export', () => {
     const m = r.manifest;
     expect(m).toMatchObject({ date: '2026-11-20', include_demo: false, counts: { subjects: 4, reports: 4, scores: 4 * 3, claims: 5 * 3 + 4 } });
     expect(m.method_version).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
-    expect(m.files.map((f) => f.name)).toEqual(['reliability-2026-11-20.jsonl', 'reliability-claims-2026-11-20.csv', 'reliability-scores-2026-11-20.csv']);
+    expect(m.files.map((f) => f.name)).toEqual(['reliability-2026-11-20.jsonl', 'reliability-claims-2026-11-20.csv', 'reliability-scores-2026-11-20.csv', 'reliability-reviews-2026-11-20.csv']);
     for (const f of m.files) {
       const res = await get(f.path);
       expect(res.statusCode, f.path).toBe(200);
@@ -274,8 +294,7 @@ describe('build jobs', () => {
       await requestSiteBuild(t.boss, { reason: `report ${i}` });
     }
     await until(async () => {
-      const ids = new Set((await live()).manifest.report_ids);
-      return burst.every((b) => ids.has(b.reportId));
+      return (await Promise.all(burst.map((b) => published(b.reportId)))).every(Boolean);
     }, 'the burst to be published', 40_000, 200);
     expect((await count()) - jobsBefore).toBeLessThanOrEqual(2);
     const builds = (await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM site_builds WHERE status = 'published'`)).rows[0]!.n;
@@ -308,8 +327,8 @@ describe('reports on one topic', () => {
     const only = await storeFakeReport(t.db.pool, { name: 'Quince Topic Trust', claims: 2, score: 13.5, topic: 'housing' });
     // Site workers run in this file, so a build they started may publish these first: either way, the site below is what a build makes of them.
     expect(['published', 'unchanged']).toContain((await buildSite(t.db.pool, o, { reason: 'test: topics' })).status);
-    const ids = new Set((await live()).manifest.report_ids);
-    expect(ids.has(onTopic.reportId) && ids.has(only.reportId)).toBe(true);
+    expect(await published(onTopic.reportId)).toBe(true);
+    expect(await published(only.reportId)).toBe(true);
     expect(await file(`reports/${onTopic.reportId}/index.html`)).toContain('data-report-topic="environment"');
     const subject = await file(`subjects/${alder!.subjectId}/index.html`);
     const headline = subject.slice(subject.indexOf('id="latest-h"'), subject.indexOf('id="reports-h"'));

@@ -43,10 +43,11 @@ export const LookupOutputSchema = z.object({
   status: z
     .enum(['complete', 'pending', 'ambiguous', 'insufficient', 'refused'])
     .describe(
-      'complete: the report is here. pending: it is being made; call again later to collect it. ambiguous: the name matches several subjects; call again with the subject_id of one of the candidates. insufficient: too few resolved claims for a score. refused: the rules forbid a report (a serving politician, or a private person without consent).',
+      'complete: the report is here. pending: it is being made; call again later to collect it. ambiguous: the name matches several subjects; call again with the subject_id of one of the candidates. insufficient: no score, for the reason given (too few resolved claims, or a new name that could not be identified). refused: the rules forbid a report (a serving politician, or a private person without consent).',
     ),
   message,
   review_status: report.review_status.optional(),
+  review: report.review.optional().describe('Editorial review of the report: how many of its claims a person has reviewed, and once signed off by whom, with the machine\'s headline kept beside.'),
   subject: report.subject.optional(),
   overall: overall.describe('The headline score: all resolved claims pooled.'),
   scores: z.object(byType).describe('Scores for factual claims, promises, guidance and predictions; a type with no resolved claim is left out.').optional(),

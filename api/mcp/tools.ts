@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { REVIEW_LABEL } from '../../core/method/outcomes.ts';
+import { MIN_TYPE_RESOLVED } from '../../core/method/score.ts';
 import { JobAcceptedSchema } from '../../core/schemas/common.ts';
 import { ClaimsPageSchema, JobPollSchema, StoredReportSchema, SubjectCandidateSchema, type JobProgress } from '../../core/schemas/resources.ts';
 import {
@@ -89,7 +90,7 @@ export function progressWords(p: JobProgress | undefined): string {
 type Entry = { score: number; interval_80: readonly number[]; n_resolved: number; confidence: { level: string } } | undefined;
 
 function fmt(e: Entry): string {
-  return e ? `${e.score} (80% range ${e.interval_80[0]}–${e.interval_80[1]}, ${e.n_resolved} resolved claims, confidence ${e.confidence.level})` : 'no resolved claims';
+  return e ? `${e.score} (80% range ${e.interval_80[0]}–${e.interval_80[1]}, ${e.n_resolved} resolved claims, confidence ${e.confidence.level})` : `no score (fewer than ${MIN_TYPE_RESOLVED} resolved claims)`;
 }
 
 /**
@@ -104,6 +105,24 @@ function topicNote(asked: string | undefined, caveats: StoredReport['report']['c
   return asked ? `You asked for the topic "${asked}", but this report is not restricted to it: it scores claims under every topic.` : null;
 }
 
+/**
+ * The report's review in words: a signed-off report says who signed it and
+ * the machine's score beside the reviewed one; an unreviewed one keeps the
+ * label and says how many of its claims a person has reviewed so far.
+ */
+function reviewWords(r: StoredReport['report']): string {
+  const v = r.review;
+  if (r.review_status === 'reviewed' && v.signed_off_by) {
+    return `Reviewed: signed off by ${v.signed_off_by} on ${v.signed_off_at?.slice(0, 10)}, after ${v.claims_reviewed} of ${v.claims_total} claims were reviewed by a person; the score is recomputed with the reviewed outcomes (the machine's score was ${v.machine_score?.score ?? 'not kept'}).`;
+  }
+  return `Not yet reviewed (${r.review_status}): ${v.claims_reviewed} of ${v.claims_total} claims reviewed by a person so far.`;
+}
+
+/** A featured claim's or a claim's verdict with its own review status, so reviewed and machine verdicts never read alike. */
+function verdictWords(outcome: string, status: string, reviewer?: string | null): string {
+  return status === 'reviewed' ? `${outcome}, reviewed by ${reviewer ?? 'a person'}` : `${outcome}, ${status}`;
+}
+
 function reportResult(env: StoredReport, topic: string | undefined): CallToolResult {
   const r = env.report;
   const { overall, factual, promise, guidance, prediction } = r.scores;
@@ -111,18 +130,20 @@ function reportResult(env: StoredReport, topic: string | undefined): CallToolRes
   const headline = `${r.subject.name} (${r.subject.kind}): overall reliability ${fmt(overall)}. [${r.review_status}]`;
   const lines = [
     headline,
+    reviewWords(r),
     `Factual claims: ${fmt(factual)}.`,
     `Promises: ${fmt(promise)}.`,
     `Guidance: ${fmt(guidance)}.`,
     `Predictions: ${fmt(prediction)}.`,
     ...(note ? [note] : []),
-    ...r.featured_claims.slice(0, 6).map((c) => `Featured (${c.outcome}): "${c.quote}" [claim ${c.claim_id}]`),
+    ...r.featured_claims.slice(0, 6).map((c) => `Featured (${r.review_status === 'reviewed' ? verdictWords(c.outcome, 'reviewed') : c.outcome}): "${c.quote}" [claim ${c.claim_id}]`),
     `Report ${env.report_id} of ${env.generated_at}${env.stale ? ' (stale: a refresh is running)' : ''}; method ${r.method_version}. Use get_evidence with subject_id ${r.subject.subject_id} and a claim_id for everything behind a claim.`,
   ];
   const out: LookupOutput = {
     status: 'complete',
     message: note ? `${headline} ${note}` : headline,
     review_status: r.review_status,
+    review: r.review,
     subject: r.subject,
     overall,
     // Only the types the report has: a type with no resolved claim stays absent, as in the report.
@@ -142,8 +163,8 @@ const LOOKUP_DESCRIPTION = [
   'A subject\'s reliability report: the overall score first, then the scores for factual claims, promises, guidance and predictions, each with its 80% range and confidence, and featured claims.',
   'Name the subject by name, or by subject_id (which wins when both are sent); topic restricts the score to claims under one broad topic.',
   'If the report is still being made, the answer says so (status pending): call again later with the same arguments to collect it. If the name matches several subjects (status ambiguous), call again with the subject_id of one of the candidates.',
-  'A subject with too few resolved claims gets no score (status insufficient), and the rules forbid reports on serving politicians and on private persons (status refused); the reason says which.',
-  'Every score is machine-generated and unreviewed: say so when you show it.',
+  'A name the service has never seen is identified and researched (new subjects take minutes). A subject with too few resolved claims, or a name that cannot be identified, gets no score (status insufficient), and the rules forbid reports on serving politicians and on private persons (status refused); the reason says which.',
+  'Every score is machine-generated and unreviewed until a reviewer signs the report off (review_status reviewed): show review_status with it, and say which it is.',
 ].join(' ');
 
 const CHECK_DESCRIPTION = [
@@ -192,7 +213,8 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
       }
       if (ended?.status === 'insufficient' || ended?.status === 'refused') {
         const reason = ended.reason ?? 'no reason recorded';
-        const message = `No report on ${who}: ${ended.status === 'refused' ? 'refused' : 'too few resolved claims'}. ${reason}`;
+        // The reason says why: too few resolved claims, a name that could not be identified, or the rule that refuses it.
+        const message = `No report on ${who}: ${ended.status}. ${reason}`;
         return ok(LookupOutputSchema, { status: ended.status, job_id: jobId, reason, message }, message);
       }
       if (ended) return fail(`No report on ${who}: the job ${jobId} ended ${ended.status}. ${ended.reason ?? ''} Try again later.`);
@@ -243,7 +265,7 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
     'get_evidence',
     {
       title: 'Get evidence',
-      description: 'Everything behind one claim: its quote, source, fixed test, outcome with the reasoning, the evidence, and any reply from the subject. Machine-generated and unreviewed.',
+      description: 'Everything behind one claim: its quote, source, fixed test, outcome with the reasoning, the evidence, and any reply from the subject (with a reviewer\'s decision on it, once there is one). The outcome is machine-generated and unreviewed unless review_status is reviewed: then it is a reviewer\'s, with the machine\'s verdict kept in machine_verdict. Show review_status with it.',
       inputSchema: EvidenceInputSchema,
       outputSchema: EvidenceOutputSchema,
     },
@@ -260,9 +282,11 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
           const lines = [
             `"${claim.quote}" (${claim.claim_type}, said ${claim.said_on ?? 'on an unknown date'}; source: ${claim.source.url})`,
             `Fixed test: ${claim.resolution_criteria}`,
-            `Outcome: ${claim.outcome} [${claim.review_status}]. ${claim.rationale}`,
+            claim.review_status === 'reviewed'
+              ? `Outcome: ${claim.outcome} [reviewed: ${claim.review.decision} by ${claim.review.reviewer} on ${claim.review.reviewed_at?.slice(0, 10)}; the machine said ${claim.machine_verdict.outcome}]. ${claim.rationale}`
+              : `Outcome: ${claim.outcome} [${claim.review_status}]${claim.review.lapsed ? ` (${claim.review.lapsed.reason})` : ''}. ${claim.rationale}`,
             ...claim.evidence.map((e) => `Evidence${e.independent_of_subject ? '' : ' (not independent of the subject)'}: ${e.publisher ?? ''} ${e.published ?? ''}: "${e.quote}" ${e.url}`),
-            ...claim.responses.map((r) => `Reply from ${r.name}${r.role ? ` (${r.role})` : ''}, ${r.status}: ${r.statement}${r.counter_evidence_url ? ` Counter-evidence: ${r.counter_evidence_url}` : ''}`),
+            ...claim.responses.map((r) => `Reply from ${r.name}${r.role ? ` (${r.role})` : ''}, ${r.status}: ${r.statement}${r.counter_evidence_url ? ` Counter-evidence: ${r.counter_evidence_url}` : ''}${r.review ? ` Reviewer's note (${r.review.reviewer}): ${r.review.note}` : ''}`),
           ];
           const out: EvidenceOutput = { subject_id: body.subject_id, report_id: body.report_id, claim, review_status: claim.review_status, message: lines[2]! };
           return ok(EvidenceOutputSchema, out, lines.join('\n'));

@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { LimitError, UnauthorizedError } from '../../core/errors.ts';
-import { isWellFormedKey, keyDigestHex } from '../../core/keys.ts';
+import { DomainError, LimitError, UnauthorizedError } from '../../core/errors.ts';
+import { isWellFormedKey, keyDigestHex, type LiveKey, type Scope } from '../../core/keys.ts';
 import type { KeyCache } from '../../core/key-cache.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Whether the route needs a bearer key (everything but /health and the OpenAPI files). */
     auth?: boolean;
+    /** The scope a key needs for the route (core/keys.ts SCOPES); checked once the key is known. */
+    scope?: Scope;
   }
   interface FastifyRequest {
-    apiKey?: { id: number; name: string };
+    apiKey?: LiveKey;
   }
 }
 
@@ -80,8 +82,19 @@ export class FailedKeyThrottle {
   }
 }
 
+/** 403 for a live key that lacks the route's scope: the key is good, it may not do this. */
+export function checkScope(key: LiveKey, scope: Scope | undefined): void {
+  if (scope === undefined || key.scopes.includes(scope)) return;
+  throw new DomainError(
+    403,
+    'insufficient-scope',
+    `This route needs a key with the \`${scope}\` scope; this key has ${key.scopes.map((s) => `\`${s}\``).join(', ')}. Ask the operator for a key made with \`npm run key -- create NAME --scope ${scope}\` (scopes may be combined: --scope read,${scope === 'read' ? 'label' : scope}).`,
+    { required_scope: scope, key_scopes: key.scopes },
+  );
+}
+
 /**
- * Every route that declares `auth` needs a live key. Runs in onRequest, before
+ * Every route that declares `auth` needs a live key, with the route's scope. Runs in onRequest, before
  * the body is read, so an unauthenticated caller cannot make us parse 256 KB.
  * Unknown routes under /v1 and /mcp also answer 401, not 404, to a caller
  * without a key: what exists is not disclosed to strangers.
@@ -96,6 +109,7 @@ export function authPlugin(keys: KeyCache, failures: FailedKeyThrottle) {
       const cached = keys.known(token, keyDigestHex);
       if (cached) {
         req.apiKey = cached;
+        checkScope(cached, req.routeOptions.config?.scope);
         return;
       }
       const counted = isWellFormedKey(token);
@@ -109,6 +123,7 @@ export function authPlugin(keys: KeyCache, failures: FailedKeyThrottle) {
       if (!key) throw new UnauthorizedError('The API key is unknown or revoked; send a live key as Authorization: Bearer <key>.');
       if (counted) await failures.giveBack(bucket);
       req.apiKey = key;
+      checkScope(key, req.routeOptions.config?.scope);
     });
   };
 }

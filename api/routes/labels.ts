@@ -17,6 +17,7 @@ export function labelRoutes(ctx: AppContext) {
         'One verdict per key and claim; a second one replaces the first (`replaced: true`). The answer reveals the machine verdict (`machine`: outcome, rationale, judges_disagree) and, for demo claims, the outcome published by others (`published`). Labels belong to the key that made them: no other key sees them. An unknown `claim_id` (including a check result\'s `chk_…` id) answers 404.',
       tags: ['labels'],
       auth: true,
+      scope: 'label',
       body: LabelRequestSchema,
       responses: {
         200: { description: 'The label was stored.', schema: LabelAckSchema },
@@ -36,6 +37,7 @@ export function labelRoutes(ctx: AppContext) {
       ].join('\n'),
       tags: ['labels'],
       auth: true,
+      scope: 'label',
       query: LabelsQuerySchema,
       responses: { 200: { description: 'Your labels: JSON (LabelList), or CSV with `format=csv`.', schema: LabelListSchema } },
       handler: async (req, reply, { query }) => {
@@ -61,6 +63,7 @@ export function labelRoutes(ctx: AppContext) {
       ].join('\n'),
       tags: ['labels'],
       auth: true,
+      scope: 'label',
       query: LabelQueueQuerySchema,
       responses: {
         200: { description: 'The subject\'s researched claims, blind where you have not labelled them.', schema: LabelQueueSchema },

@@ -19,6 +19,8 @@ export function reportRoutes(ctx: RouteContext) {
     knowledge: ctx.knowledge,
     enqueue: ctx.enqueue,
     limits: { dailyJobLimit: ctx.config.dailyJobLimit, dailySpendLimitUsd: ctx.config.dailySpendLimitUsd },
+    // With a model, a name nothing knows is identified by a job instead of a 404.
+    identifies: ctx.identify !== undefined,
   };
   return [
     defineRoute({
@@ -33,7 +35,8 @@ export function reportRoutes(ctx: RouteContext) {
         '- A stored report 90 days old or more: 200 with it, `stale: true`, while one refresh job runs (the service\'s own: it counts against no key).',
         '- Callers asking for the same subject and topic while a job is open share that job (202 with its id and current status).',
         '- `topic` makes the request one for a topic report: every step above is taken on the reports of that topic only (a fresh one comes back at once, otherwise a job makes one), and a request without `topic` only ever gets a report on the whole record. A topic report is stored under its topic (the envelope\'s `topic`) and never becomes the subject\'s latest report (the subject list, the claims list, the export\'s whole-record rows and the site\'s headline scores stay on the whole record). A topic outside the method\'s topics gets 422 listing them.',
-        '- A name that matches several subjects: 409 with `candidates`; resend with `subject_id`. An unknown subject: 404.',
+        '- A name that matches several subjects: 409 with `candidates`; resend with `subject_id`. An unknown `subject_id`: 404.',
+        '- A name the service has never seen: with a model configured (MODEL_PROVIDER), 202 with a job whose first stage, `identify`, identifies the name (the source packs and, when configured, Wikidata first; then a short model call), checks it against the rules and stores it as a subject; then it is researched like any subject (on the web, through search and the safe fetcher, when a search provider is configured). A name that cannot be identified ends the job `insufficient` with the reason; a model that fails ends it `failed` after its retries, with nothing stored. Callers asking for the same new name, kind and topic meanwhile share the job. Without a model: 404, whose `detail` says how to add the subject (a source pack) or configure a model. `urls` and `handles` are identifiers only: matched against known subjects\' sites and handles, and named to the model; never fetched.',
         '- A serving politician, or a person who is not a public figure sent without `consent_ref`: the job ends `refused` with the reason.',
         '`depth`: `quick` (default) reads up to 40 of the subject\'s most recent statement documents and keeps up to 5 pieces of evidence a claim; `standard` reads up to 150 and keeps up to 8. `topic`: ' + TOPIC_RULE + ' Only the claims filed under it are scored.',
       ].join('\n'),
@@ -44,7 +47,7 @@ export function reportRoutes(ctx: RouteContext) {
       responses: {
         200: { description: 'The stored report.', schema: StoredReportSchema },
         202: { description: 'A job was started, or an open one joined; poll it.', schema: JobAcceptedSchema },
-        404: { description: 'No such subject.', schema: ProblemSchema },
+        404: { description: 'No subject with this `subject_id`; or, with no model configured, no subject by this name (the `detail` says how to add one).', schema: ProblemSchema },
         409: { description: 'The name matches more than one subject; `candidates` lists them. Resend with `subject_id`.', schema: ProblemSchema },
       },
       handler: async (req, reply, { body }) => {

@@ -21,6 +21,7 @@ export function responseRoutes(ctx: AppContext) {
       ].join('\n'),
       tags: ['responses'],
       auth: true,
+      scope: 'respond',
       body: ResponseRequestSchema,
       responses: {
         200: { description: 'The reply was stored.', schema: ResponseAckSchema },

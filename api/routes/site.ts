@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { ReportPathSchema } from '../../core/schemas/queries.ts';
-import { publicRoot, readCurrent } from '../../core/site/layout.ts';
+import { clientDir, publicRoot, readCurrent, siteLayout } from '../../core/site/layout.ts';
 import { common, reportPages } from '../../core/site/page-data.ts';
 import { rendererFor } from '../../core/site/renderer.ts';
 import { ProblemSchema } from '../../core/schemas/common.ts';
@@ -57,19 +57,44 @@ export function siteRoutes(ctx: AppContext) {
       responses: {
         200: { description: 'The page (`text/html`).', contentType: 'text/html' },
         404: { description: 'No such report.', schema: ProblemSchema },
-        503: { description: 'The site has not been built yet; retry after `retry_after` seconds.', schema: ProblemSchema },
+        503: { description: 'The site has not been built yet; retry after `retry_after` seconds. An API process (`ROLE=api`) whose `DATA_DIR/site` no worker builds says where the site is expected and how to share it.', schema: ProblemSchema },
       },
       handler: async (_req, reply, { params }) => {
         const [page] = await reportPages(ctx.pool, [params.report_id], common(), ctx.config.siteUrl ?? null, { includeDemo: true });
         if (!page) throw new NotFoundError(`No report ${params.report_id}. Report ids come from POST /v1/reports or a finished job.`);
         const current = await readCurrent(siteDir);
-        if (!current) throw new UnavailableError('unavailable', 'The site\'s page renderer has not been built yet (it is built a few seconds after the service first starts); retry shortly.', 5);
+        if (!current) throw siteNotBuilt(ctx.config);
         const html = await (await rendererFor(current.dir, current.manifest)).render(page);
         reply.header('content-security-policy', SITE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8');
         return html;
       },
     }),
   ];
+}
+
+/**
+ * The answer while there is no site at DATA_DIR/site/current: 503 with
+ * Retry-After, never a 404 that says the site does not exist. A process that
+ * runs workers (ROLE all or worker) builds it a few seconds after it starts.
+ * An API-only process never builds it: it serves the folder the workers build
+ * only if the two share it, so the problem says where the site is expected
+ * and how to share it.
+ */
+export function siteNotBuilt(config: AppContext['config']): UnavailableError {
+  if (config.role === 'api') {
+    return new UnavailableError('unavailable', [
+      `The static site is not built here: this API process (ROLE=api) serves it from ${publicRoot(config.siteDir)}, and never builds it.`,
+      'Worker processes (ROLE=worker) build it into their own DATA_DIR/site: give this process the same folder (a shared volume mounted at DATA_DIR/site), or serve the workers\' site/current/client/ from a static host or CDN.',
+    ].join(' '), 30);
+  }
+  return new UnavailableError('unavailable', 'The static site is being built (the first build runs a few seconds after the service first starts); retry shortly.', 5);
+}
+
+/** Whether the live version exists; once it does it stays (builds swap it, never remove it), so a yes is remembered. */
+function siteReady(siteDir: string): () => Promise<boolean> {
+  const current = path.join(clientDir(siteLayout(siteDir).current), 'index.html');
+  let ready = false;
+  return async () => (ready ||= await stat(current).then(() => true, () => false));
 }
 
 /**
@@ -85,8 +110,16 @@ export function siteStaticPlugin(ctx: AppContext) {
   const root = publicRoot(ctx.config.siteDir);
   return async function (app: FastifyInstance): Promise<void> {
     // A context of its own: the hook below runs for the site's files only.
+    const ready = siteReady(ctx.config.siteDir);
+    if (ctx.config.role === 'api' && !(await ready())) {
+      app.log.warn({ site: root }, 'no static site here yet: this API process (ROLE=api) serves DATA_DIR/site but never builds it; share the workers\' DATA_DIR/site with it (a shared volume) or serve their site/current/client/ from a CDN (README, "Static site")');
+    }
     await app.register(async (site) => {
-      site.addHook('onRequest', async (req) => dropStaleEncodings(root, req));
+      site.addHook('onRequest', async (req) => {
+        // Before the first build (or, for an API-only process, until the workers' site is shared with it): 503, not 404.
+        if (SITE_PATHS.test(req.url) && !(await ready())) throw siteNotBuilt(ctx.config);
+        await dropStaleEncodings(root, req);
+      });
       await site.register(fastifyStatic, {
         root,
         prefix: '/',

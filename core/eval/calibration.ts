@@ -1,6 +1,7 @@
+import { judgeError } from '../method/judge-error.ts';
 import { CREDITS, RESOLVED_OUTCOMES, type ResolvedOutcome } from '../method/outcomes.ts';
 import { MIN_RESOLVED, scoreClaims, type ScoringClaim, type ScoringResult } from '../method/score.ts';
-import { bernoulli, betaDraw, seededRandom, type Random } from './seeded-random.ts';
+import { bernoulli, betaDraw, gamma, seededRandom, type Random } from './seeded-random.ts';
 
 /**
  * Calibration of the published score (issue #17, item 1): simulated subjects
@@ -13,6 +14,21 @@ import { bernoulli, betaDraw, seededRandom, type Random } from './seeded-random.
  * when claims cluster), before any judge error. The true score is 100 × p,
  * the number the published score estimates. Judge error is therefore counted
  * as the method's error, not as a change in the subject.
+ *
+ * Verdicts. A scenario without judge error simulates verdicts a person has
+ * reviewed (`reviewed: true`, which the method counts with no judge error); a
+ * scenario with judge error simulates machine verdicts, which the method counts
+ * with the judges' confusion it measured on the benchmark (judge-error.ts).
+ * The calibration grid's judge error scenarios draw each verdict from that
+ * measured confusion: the row of the claim's true outcome gives the chances of
+ * each recorded outcome (21% of them on the wrong side). Each subject's rows are
+ * drawn from Dirichlet(counts), centred on the measured rows with the
+ * measurement's own uncertainty, which the method carries too. The sensitivity grid (SENSITIVITY) shows what the
+ * range does when the judges err more or less than the benchmark measured,
+ * which no range can know from a subject's credits alone.
+ *
+ * Sources. Claims of one cluster share a source (`cluster`), as claims from one
+ * document do in a report, so the method can count them as correlated.
  *
  * Coverage is read from scores.overall.interval_80 (the headline range; every
  * simulated claim is factual, so the factual entry is the same). The ends are
@@ -46,8 +62,13 @@ export type Scenario = {
    * clusterSize 1.
    */
   readonly icc: number;
-  /** Chance that a verdict lands on the wrong side: credit c recorded as 1 − c (mixed stays mixed). */
-  readonly judgeError: number;
+  /**
+   * 0: verdicts a person reviewed, given to the method as `reviewed`.
+   * 'measured': machine verdicts drawn from the judges' measured confusion.
+   * A number above 0: machine verdicts put on the wrong side at that rate, credit
+   * c recorded as 1 − c (mixed stays mixed).
+   */
+  readonly judgeError: number | 'measured';
 };
 
 export type Cell = { readonly scenario: Scenario; readonly p: number; readonly n: number };
@@ -76,11 +97,16 @@ export type Scorer = (claims: readonly ScoringClaim[]) => ScoringResult;
 const scenario = (name: string, over: Partial<Omit<Scenario, 'name'>> = {}): Scenario =>
   Object.freeze({ name, spread: 1, clusterSize: 1, icc: 0, judgeError: 0, ...over });
 
+/** The judges' confusion on factual claims (every simulated claim is factual), as the method measured and uses it. */
+const MEASURED = judgeError('factual').measured;
+
 /**
- * The scenarios, named as the table prints them. Each departure from true/false
- * verdicts is tried alone on true/false verdicts, and the two the issue's audit
- * ran on graded verdicts (clusters, judge error) are tried that way too: graded
- * +clustered reproduces its 82/81/81% and graded+error-30% its 38/94/38%.
+ * The calibration grid's scenarios, named as the table prints them. Each
+ * departure from true/false verdicts is tried alone on reviewed true/false
+ * verdicts; graded verdicts are tried with clusters (the issue's audit ran
+ * graded+clustered), and machine verdicts with the judge error the method
+ * measured, on true/false, graded, and graded clustered verdicts (the last is
+ * what a real report looks like).
  */
 export const SCENARIOS = Object.freeze({
   binary: scenario('binary'),
@@ -89,6 +115,27 @@ export const SCENARIOS = Object.freeze({
   clustered: scenario('clustered-5/0.1', { clusterSize: 5, icc: 0.1 }),
   clusteredStrong: scenario('clustered-5/0.3', { clusterSize: 5, icc: 0.3 }),
   gradedClustered: scenario('graded+clustered-5/0.1', { spread: 0.5, clusterSize: 5, icc: 0.1 }),
+  judgeError: scenario('judge-error-measured', { judgeError: 'measured' }),
+  gradedJudgeError: scenario('graded+error-measured', { spread: 0.5, judgeError: 'measured' }),
+  gradedClusteredJudgeError: scenario('graded+clustered+error-measured', {
+    spread: 0.5,
+    clusterSize: 5,
+    icc: 0.1,
+    judgeError: 'measured',
+  }),
+});
+
+/**
+ * Machine verdicts whose judges err otherwise than the benchmark measured: a
+ * wrong side at 10% or 30% of verdicts, each a full mirror (true read as false
+ * and the reverse), where the measured confusion has 21% on the wrong side,
+ * most of them one step to or from `mixed`. 30% is about what the packs held
+ * out for method 1.1.0 showed. Not part of the calibration grid: the method
+ * cannot tell from a subject's credits how its judges erred on them, so these
+ * show how far the range goes wrong when the benchmark's confusion does not
+ * hold. The 30% ones are the issue's audit (38/94/38% under method 1.1.0).
+ */
+export const SENSITIVITY = Object.freeze({
   judgeError10: scenario('judge-error-10%', { judgeError: 0.1 }),
   judgeError30: scenario('judge-error-30%', { judgeError: 0.3 }),
   gradedJudgeError30: scenario('graded+error-30%', { spread: 0.5, judgeError: 0.3 }),
@@ -103,6 +150,7 @@ export function gridOf(scenarios: readonly Scenario[], ps: readonly number[], ns
 }
 
 export const DEFAULT_GRID: readonly Cell[] = Object.freeze(gridOf(Object.values(SCENARIOS), DEFAULT_PS, DEFAULT_NS));
+export const SENSITIVITY_GRID: readonly Cell[] = Object.freeze(gridOf(Object.values(SENSITIVITY), DEFAULT_PS, DEFAULT_NS));
 
 export function assertCell({ scenario: s, p, n }: Cell): void {
   const bad = (what: string) => {
@@ -114,7 +162,7 @@ export function assertCell({ scenario: s, p, n }: Cell): void {
   if (!Number.isInteger(s.clusterSize) || s.clusterSize < 1) bad('clusterSize must be a whole number of at least 1');
   if (!(s.icc >= 0 && s.icc < 1)) bad('icc must lie in [0, 1)');
   if (s.icc > 0 && s.clusterSize < 2) bad('icc needs clusterSize of at least 2');
-  if (!(s.judgeError >= 0 && s.judgeError <= 0.5)) bad('judgeError must lie in [0, 0.5]');
+  if (s.judgeError !== 'measured' && !(s.judgeError >= 0 && s.judgeError <= 0.5)) bad("judgeError must lie in [0, 0.5] or be 'measured'");
 }
 
 /** A credit with mean m and variance spread · m(1 − m): see Scenario.spread. */
@@ -125,23 +173,55 @@ function drawCredit(rng: Random, m: number, spread: number): number {
   return k / 4;
 }
 
+const CREDIT_OF_INDEX = RESOLVED_OUTCOMES.map((o) => CREDITS[o]);
+const INDEX_OF_CREDIT: ReadonlyMap<number, number> = new Map(CREDIT_OF_INDEX.map((c, i) => [c, i]));
+
+/**
+ * One subject's judges: for each true outcome, the chances of each recorded
+ * one, drawn from Dirichlet(counts), whose mean is the measured row (an outcome
+ * the judges were never seen to give keeps chance 0).
+ */
+function drawConfusion(rng: Random): number[][] {
+  return MEASURED.counts.map((row) => {
+    const g = row.map((c) => (c > 0 ? gamma(rng, c) : 0));
+    const sum = g.reduce((a, b) => a + b, 0);
+    return g.map((x) => x / sum);
+  });
+}
+
+function drawRecorded(rng: Random, chances: readonly number[]): number {
+  let u = rng();
+  for (let i = 0; i < chances.length; i++) {
+    u -= chances[i]!;
+    if (u < 0) return CREDIT_OF_INDEX[i]!;
+  }
+  return CREDIT_OF_INDEX[chances.length - 1]!;
+}
+
 /** The recorded credits of one simulated subject's n resolved claims. */
 export function drawCredits(rng: Random, { scenario: s, p, n }: Cell): number[] {
   const kappa = s.icc > 0 ? 1 / s.icc - 1 : 0;
+  const confusion = s.judgeError === 'measured' ? drawConfusion(rng) : null;
   const credits: number[] = [];
   let mean = p;
   for (let i = 0; i < n; i++) {
     if (kappa > 0 && i % s.clusterSize === 0) mean = betaDraw(rng, p * kappa, (1 - p) * kappa);
     const credit = drawCredit(rng, mean, s.spread);
-    credits.push(bernoulli(rng, s.judgeError) ? 1 - credit : credit);
+    if (confusion) credits.push(drawRecorded(rng, confusion[INDEX_OF_CREDIT.get(credit)!]!));
+    else credits.push(bernoulli(rng, s.judgeError as number) ? 1 - credit : credit);
   }
   return credits;
 }
 
 const OUTCOME_OF_CREDIT: ReadonlyMap<number, ResolvedOutcome> = new Map(RESOLVED_OUTCOMES.map((o) => [CREDITS[o], o]));
 
-/** Claims as scoreClaims takes them: factual, judges agreeing, no deadline, so the credit is the outcome's. */
-export function claimsOf(credits: readonly number[]): ScoringClaim[] {
+/**
+ * Claims as scoreClaims takes them: factual, judges agreeing, no deadline, so
+ * the credit is the outcome's; consecutive runs of `clusterSize` share a source;
+ * `reviewed` says whether a person reviewed the verdicts (no judge error).
+ */
+export function claimsOf(credits: readonly number[], opts: { clusterSize?: number; reviewed?: boolean } = {}): ScoringClaim[] {
+  const clusterSize = opts.clusterSize ?? 1;
   return credits.map((credit, i) => {
     const outcome = OUTCOME_OF_CREDIT.get(credit);
     if (outcome === undefined) throw new RangeError(`no outcome has credit ${credit}`);
@@ -153,8 +233,15 @@ export function claimsOf(credits: readonly number[]): ScoringClaim[] {
       on_time: null,
       quote: `simulated claim ${i}`,
       said_on: '2024-01-01',
+      cluster: clusterSize > 1 ? `https://source.example/${Math.floor(i / clusterSize)}` : null,
+      reviewed: opts.reviewed ?? false,
     };
   });
+}
+
+/** The claims of one simulated subject of a cell, as the method is given them. */
+export function drawClaims(rng: Random, cell: Cell): ScoringClaim[] {
+  return claimsOf(drawCredits(rng, cell), { clusterSize: cell.scenario.clusterSize, reviewed: cell.scenario.judgeError === 0 });
 }
 
 /** Which subjects a cell draws depends only on the seed and the cell, not on the grid around it. */
@@ -178,7 +265,7 @@ export function simulateCell(cell: Cell, opts: { seed?: string; subjects?: numbe
   let err = 0;
   let errSq = 0;
   for (let i = 0; i < subjects; i++) {
-    const result = score(claimsOf(drawCredits(rng, cell)));
+    const result = score(drawClaims(rng, cell));
     if (result.status !== 'scored') throw new Error(`a simulated subject with ${cell.n} claims got no score: ${result.reason}`);
     const { score: points, interval_80: [lo, hi] } = result.scores.overall;
     if (hi < truth) low++;
@@ -242,4 +329,23 @@ export function formatCalibrationTable(rows: readonly CalibrationRow[]): string 
 /** The table for a grid, ready to print; run it before and after a change to the method to compare. */
 export function calibrationTable(opts: CalibrationOptions = {}): string {
   return formatCalibrationTable(runCalibration(opts));
+}
+
+/**
+ * The coverage alone as a Markdown table, one row per scenario and one column
+ * per n, each cell the coverage at each p, lowest first ("78 / 81 / 79"): the
+ * form content/methodology.md prints ("How honest the range is").
+ */
+export function formatCoverageSummary(rows: readonly CalibrationRow[]): string {
+  const scenarios = [...new Set(rows.map((r) => r.scenario))];
+  const ns = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
+  const ps = [...new Set(rows.map((r) => r.p))].sort((a, b) => a - b);
+  const cell = (scenario: string, n: number) =>
+    ps
+      .map((p) => rows.find((r) => r.scenario === scenario && r.n === n && r.p === p))
+      .map((r) => (r ? (r.coverage * 100).toFixed(0) : '–'))
+      .join(' / ');
+  const header = `| scenario | ${ns.map((n) => `n = ${n}`).join(' | ')} |`;
+  const rule = `| --- | ${ns.map(() => '---').join(' | ')} |`;
+  return [header, rule, ...scenarios.map((s) => `| ${s} | ${ns.map((n) => cell(s, n)).join(' | ')} |`)].join('\n');
 }

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { betaInterval, betaMean, betaQuantile, updateBeta } from './beta.ts';
+import { betaCdf, betaFromMoments, betaInterval, betaMean, betaQuantile, betaVariance } from './beta.ts';
 
-// An independent Beta CDF for checking the stdlib quantile: Simpson's rule over
+// An independent Beta CDF for checking the stdlib quantile and betaCdf: Simpson's rule over
 // the unnormalised density, divided by the same rule over [0, 1]. Used only for
 // shapes >= 2, where the density is smooth enough at both ends for Simpson's rule
 // to be accurate to about 1e-6; shapes between 1 and 2 have steep ends and are
 // checked against closed forms instead.
-function betaCdf(x: number, a: number, b: number): number {
+function simpsonCdf(x: number, a: number, b: number): number {
   const f = (t: number) => t ** (a - 1) * (1 - t) ** (b - 1);
   const simpson = (hi: number) => {
     const n = 20_000;
@@ -18,30 +18,6 @@ function betaCdf(x: number, a: number, b: number): number {
   };
   return simpson(x) / simpson(1);
 }
-
-describe('updateBeta', () => {
-  it('adds weight × credit to alpha and weight × (1 − credit) to beta', () => {
-    const post = updateBeta({ alpha: 1, beta: 1 }, [
-      { credit: 1, weight: 1 },
-      { credit: 0.75, weight: 0.5 },
-      { credit: 0.5, weight: 1 },
-      { credit: 0, weight: 1 },
-    ]);
-    // alpha = 1 + 1 + 0.375 + 0.5 + 0; beta = 1 + 0 + 0.125 + 0.5 + 1
-    expect(post).toEqual({ alpha: 2.875, beta: 2.625 });
-  });
-
-  it('leaves the prior unchanged with no evidence', () => {
-    expect(updateBeta({ alpha: 2, beta: 3 }, [])).toEqual({ alpha: 2, beta: 3 });
-  });
-
-  it('refuses credits outside [0, 1], negative weights and bad priors', () => {
-    expect(() => updateBeta({ alpha: 1, beta: 1 }, [{ credit: 1.25, weight: 1 }])).toThrow(RangeError);
-    expect(() => updateBeta({ alpha: 1, beta: 1 }, [{ credit: Number.NaN, weight: 1 }])).toThrow(RangeError);
-    expect(() => updateBeta({ alpha: 1, beta: 1 }, [{ credit: 0.5, weight: -1 }])).toThrow(RangeError);
-    expect(() => updateBeta({ alpha: 0, beta: 1 }, [])).toThrow(RangeError);
-  });
-});
 
 describe('betaMean', () => {
   it('is alpha / (alpha + beta)', () => {
@@ -74,7 +50,7 @@ describe('betaQuantile', () => {
     expect(() => betaQuantile({ alpha: 1, beta: Number.POSITIVE_INFINITY }, 0.5)).toThrow(RangeError);
   });
 
-  it('matches the closed forms for any real shape, such as the halves that disputed claims give', () => {
+  it('matches the closed forms for any real shape, such as the fractional counts that weighted claims give', () => {
     fc.assert(
       fc.property(fc.double({ min: 1, max: 500, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (s, p) => {
         expect(betaQuantile({ alpha: s, beta: 1 }, p)).toBeCloseTo(p ** (1 / s), 9);
@@ -91,7 +67,7 @@ describe('betaQuantile', () => {
         fc.double({ min: 0.05, max: 0.95, noNaN: true }),
         (a, b, p) => {
           const q = betaQuantile({ alpha: a, beta: b }, p);
-          expect(betaCdf(q, a, b)).toBeCloseTo(p, 3);
+          expect(simpsonCdf(q, a, b)).toBeCloseTo(p, 3);
         },
       ),
       { numRuns: 60 },
@@ -123,5 +99,71 @@ describe('betaInterval', () => {
         expect(mean).toBeLessThan(hi);
       }),
     );
+  });
+});
+
+describe('betaVariance and betaFromMoments', () => {
+  it('gives alpha·beta / ((alpha + beta)² (alpha + beta + 1)), and the shapes back from mean and variance', () => {
+    expect(betaVariance({ alpha: 1, beta: 1 })).toBeCloseTo(1 / 12, 15);
+    expect(betaVariance({ alpha: 2, beta: 3 })).toBeCloseTo(6 / (25 * 6), 15);
+    fc.assert(
+      fc.property(fc.double({ min: 0.05, max: 500, noNaN: true }), fc.double({ min: 0.05, max: 500, noNaN: true }), (a, b) => {
+        const back = betaFromMoments(betaMean({ alpha: a, beta: b }), betaVariance({ alpha: a, beta: b }));
+        expect(back.alpha / a).toBeCloseTo(1, 6);
+        expect(back.beta / b).toBeCloseTo(1, 6);
+      }),
+    );
+  });
+
+  it('refuses a mean outside (0, 1) and a variance no distribution on [0, 1] can have', () => {
+    expect(() => betaFromMoments(0, 0.01)).toThrow(RangeError);
+    expect(() => betaFromMoments(1, 0.01)).toThrow(RangeError);
+    expect(() => betaFromMoments(0.5, 0.25)).toThrow(RangeError);
+    expect(() => betaFromMoments(0.5, 0)).toThrow(RangeError);
+    expect(() => betaFromMoments(0.5, Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('betaCdf', () => {
+  it('matches closed forms: uniform, x^a for Beta(a, 1), 1 − (1 − x)^b for Beta(1, b), 3x² − 2x³ for Beta(2, 2)', () => {
+    for (const x of [0.001, 0.1, 0.37, 0.5, 0.9, 0.999]) {
+      expect(betaCdf({ alpha: 1, beta: 1 }, x)).toBeCloseTo(x, 12);
+      expect(betaCdf({ alpha: 0.3, beta: 1 }, x)).toBeCloseTo(x ** 0.3, 12);
+      expect(betaCdf({ alpha: 1, beta: 7.5 }, x)).toBeCloseTo(1 - (1 - x) ** 7.5, 12);
+      expect(betaCdf({ alpha: 2, beta: 2 }, x)).toBeCloseTo(3 * x * x - 2 * x ** 3, 12);
+      // Beta(½, ½) is the arcsine distribution.
+      expect(betaCdf({ alpha: 0.5, beta: 0.5 }, x)).toBeCloseTo((2 / Math.PI) * Math.asin(Math.sqrt(x)), 12);
+    }
+  });
+
+  it('is 0 at or below 0 and 1 at or above 1, and refuses NaN and bad shapes', () => {
+    expect(betaCdf({ alpha: 2, beta: 3 }, 0)).toBe(0);
+    expect(betaCdf({ alpha: 2, beta: 3 }, -1)).toBe(0);
+    expect(betaCdf({ alpha: 2, beta: 3 }, 1)).toBe(1);
+    expect(() => betaCdf({ alpha: 2, beta: 3 }, Number.NaN)).toThrow(RangeError);
+    expect(() => betaCdf({ alpha: 0, beta: 3 }, 0.5)).toThrow(RangeError);
+  });
+
+  it('inverts the stdlib quantile for any shapes, small and large', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.05, max: 2000, noNaN: true }),
+        fc.double({ min: 0.05, max: 2000, noNaN: true }),
+        fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+        (a, b, p) => {
+          const q = betaQuantile({ alpha: a, beta: b }, p);
+          // Within 1e-6 of 0 or 1 a double no longer tells neighbouring quantiles apart.
+          if (q < 1e-6 || q > 1 - 1e-6) return;
+          expect(betaCdf({ alpha: a, beta: b }, q)).toBeCloseTo(p, 6);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("agrees with Simpson's rule on smooth shapes", () => {
+    for (const [a, b, x] of [[2.5, 4, 0.3], [10, 3, 0.8], [6, 6, 0.41]] as const) {
+      expect(betaCdf({ alpha: a, beta: b }, x)).toBeCloseTo(simpsonCdf(x, a, b), 6);
+    }
   });
 });

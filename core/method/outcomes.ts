@@ -16,9 +16,9 @@ export const RESOLVED_OUTCOMES = ['true', 'mostly_true', 'mixed', 'mostly_false'
 export const OUTCOMES = [...RESOLVED_OUTCOMES, 'unresolvable', 'pending'] as const;
 
 /**
- * Credit of each resolved outcome: the share of the claim that held. Steps of 0.25
- * keep every weighted sum exact in binary floating point (weights are 1 or 0.5),
- * so the order in which claims are added can never change a score.
+ * Credit of each resolved outcome: the share of the claim that held, in steps of
+ * 0.25. (The scorer sorts claims by id before it adds anything, so their order
+ * can never change a score.)
  */
 export const CREDITS: Readonly<Record<ResolvedOutcome, number>> = Object.freeze({
   true: 1,

@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { betaInterval } from './beta.ts';
 import { CLAIM_TYPES, CREDITS, OUTCOMES, RESOLVED_OUTCOMES, REVIEW_LABEL, TOPICS, creditOf, type Outcome } from './outcomes.ts';
+import { SOURCE_CORRELATION, sourceEffect } from './claim-weight.ts';
+import { OVERALL_JUDGE_ERROR } from './judge-error.ts';
+import { GRID_POINTS, SUBJECT_PRIOR, TYPE_SPREAD } from './posterior.ts';
 import {
   CONFIDENCE_RULES,
-  DISAGREE_WEIGHT,
   LATE_PROMISE_PENALTY,
   MIN_RESOLVED,
-  PRIOR,
+  MIN_TYPE_RESOLVED,
   ScoredResultSchema,
   countedCredit,
-  posteriorOf,
   scoreClaims,
   type ScoredResult,
   type ScoringClaim,
@@ -40,64 +40,157 @@ const withIds = (cs: Omit<ScoringClaim, 'claim_id'>[]): ScoringClaim[] =>
 
 // The worked example of content/methodology.md, claim for claim.
 const worked: ScoringClaim[] = [
-  claim('c1', 'true', { said_on: '2024-01-01' }),
-  claim('c2', 'mostly_true', { judges_disagree: true, said_on: '2024-01-02' }),
-  claim('c3', 'mixed', { said_on: '2024-01-03' }),
-  claim('c4', 'false', { said_on: '2024-01-04' }),
-  claim('c5', 'true', { claim_type: 'promise', on_time: false, said_on: '2024-01-05' }),
-  claim('c6', 'pending', { claim_type: 'guidance' }),
-  claim('c7', 'unresolvable'),
+  claim('c1', 'true', { cluster: 'A', said_on: '2024-01-01' }),
+  claim('c2', 'mostly_true', { cluster: 'A', judges_disagree: true, said_on: '2024-01-02' }),
+  claim('c3', 'mixed', { cluster: 'B', said_on: '2024-01-03' }),
+  claim('c4', 'false', { cluster: 'C', said_on: '2024-01-04' }),
+  claim('c5', 'true', { cluster: 'C', reviewed: true, said_on: '2024-01-05' }),
+  claim('c6', 'mostly_false', { cluster: 'D', said_on: '2024-01-06' }),
+  claim('c7', 'true', { claim_type: 'promise', on_time: false, cluster: 'E', said_on: '2024-01-07' }),
+  claim('c8', 'false', { claim_type: 'promise', cluster: 'E', said_on: '2024-01-08' }),
+  claim('c9', 'pending', { claim_type: 'guidance', cluster: 'F' }),
 ];
 
-describe('scoreClaims: hand-computed cases', () => {
-  it('five true claims: Beta(6, 1), mean 6/7, range 100 × (0.1^(1/6), 0.9^(1/6))', () => {
-    const r = scored(scoreClaims([1, 2, 3, 4, 5].map((i) => claim(`c${i}`, 'true', { said_on: `2024-01-0${i}` }))));
-    const reasons =
-      'Low: 5 resolved claims and an 80% range 30.2 points wide fall short of medium, which needs at least 10 resolved claims.';
-    expect(r.score).toEqual({ score: 85.7, interval_80: [68.1, 98.3], confidence: 'low', n_resolved: 5 });
-    expect(r.scores).toEqual({
-      overall: { score: 85.7, interval_80: [68.1, 98.3], n_resolved: 5, confidence: { level: 'low', reasons } },
-      factual: { score: 85.7, interval_80: [68.1, 98.3], n_resolved: 5, confidence: { level: 'low', reasons } },
-    });
-    // All credit 1, so the newest three are featured, newest first.
-    expect(r.featured_claims.map((f) => f.claim_id)).toEqual(['c5', 'c4', 'c3']);
-    expect(r.featured_claims.every((f) => f.why_featured === 'high_credit' && f.credit === 1)).toBe(true);
-    expect(r.caveats.map((c) => c.code)).toEqual(['machine_generated', 'low_confidence']);
-    expect(r.caveats[0]?.message).toContain(REVIEW_LABEL);
+const ids = (n: number, extra: (i: number) => Partial<ScoringClaim> & { outcome: Outcome }) =>
+  Array.from({ length: n }, (_, i) => {
+    const { outcome, ...rest } = extra(i);
+    return claim(`c${String(i).padStart(3, '0')}`, outcome, rest);
   });
+const width = (e: { interval_80: [number, number] }) => Math.round((e.interval_80[1] - e.interval_80[0]) * 10) / 10;
 
-  it('the worked example: alpha 3.625, beta 2.875, score 55.8', () => {
-    expect(posteriorOf(worked)).toEqual({ alpha: 3.625, beta: 2.875 });
+describe('scoreClaims: cases', () => {
+  it('the worked example: an overall and a factual score, no promise score from two promises, and its caveats', () => {
     const r = scored(scoreClaims(worked));
-    expect(r.score).toEqual({ score: 55.8, interval_80: [31.0, 79.6], confidence: 'low', n_resolved: 5 });
-    expect(Object.keys(r.scores)).toEqual(['overall', 'factual', 'promise']);
-    expect(r.scores.factual?.score).toBe(52.3); // 2.875 / 5.5
-    expect(r.scores.factual?.n_resolved).toBe(4);
-    expect(r.scores.promise?.score).toBe(58.3); // 1.75 / 3
-    expect(r.scores.overall.confidence.reasons).toBe(
-      'Low: 5 resolved claims and an 80% range 48.6 points wide fall short of medium, which needs at least 10 resolved claims and a range of at most 40 points. 1 of these claims had judges who disagreed and count half.',
-    );
+    expect(Object.keys(r.scores)).toEqual(['overall', 'factual']);
+    expect(r.score.n_resolved).toBe(8);
+    expect(r.scores.factual?.n_resolved).toBe(6);
+    expect(r.score.confidence).toBe('low');
     expect(r.featured_claims.map((f) => [f.claim_id, f.why_featured, f.credit])).toEqual([
+      ['c8', 'low_credit', 0],
       ['c4', 'low_credit', 0],
+      ['c6', 'low_credit', 0.25],
+      ['c5', 'high_credit', 1],
       ['c1', 'high_credit', 1],
-      ['c5', 'high_credit', 0.75],
+      ['c7', 'high_credit', 0.75],
     ]);
     expect(r.caveats.map((c) => c.code)).toEqual([
       'machine_generated',
       'low_confidence',
       'judges_disagree',
       'late_promises',
+      'type_too_few',
       'type_not_resolved',
       'pending_claims',
-      'unresolvable_claims',
     ]);
-    expect(r.caveats.find((c) => c.code === 'type_not_resolved')?.message).toContain('guidance');
+    expect(r.caveats[0]?.message).toBe(`8 of the 9 outcomes were set by machine judges and no person has reviewed them (${REVIEW_LABEL}).`);
+    expect(r.caveats.find((c) => c.code === 'type_too_few')?.message).toBe(
+      `Only 2 promise claims are resolved, fewer than the ${MIN_TYPE_RESOLVED} a type's score needs, so there is no promise score; they count in the overall score.`,
+    );
+    // The overall lies between the factual score and what the two promises alone say.
+    expect(r.score.score).toBeLessThan(r.scores.factual!.score);
   });
 
-  it('the published range is the posterior 10th/90th percentiles, rounded outward', () => {
-    const [lo, hi] = betaInterval(posteriorOf(worked));
-    expect(Math.floor(lo * 1000) / 10).toBe(31.0);
-    expect(Math.ceil(hi * 1000) / 10).toBe(79.6);
+  it('weighs the worked example\'s claims as the methodology says: dispersion below 1, no measurable source effect', () => {
+    const e = sourceEffect(
+      worked
+        .map((c) => ({ c, credit: countedCredit(c) }))
+        .filter((x) => x.credit !== null)
+        .map(({ c, credit }) => ({ credit: credit!, cluster: c.cluster!, slope: c.reviewed ? 1 : OVERALL_JUDGE_ERROR.line.slope })),
+    );
+    expect(e.dispersion).toBeGreaterThan(0.5);
+    expect(e.dispersion).toBeLessThan(1);
+    expect(e.designEffect).toBe(1);
+    expect(e.weight).toBeCloseTo(1 / e.dispersion, 12);
+  });
+
+  it('a reviewed verdict carries no judge error: the same claims reviewed give a narrower range, and no machine caveat', () => {
+    const machine = scored(scoreClaims(ids(30, (i) => ({ outcome: i % 2 ? 'false' : 'true' }))));
+    const reviewed = scored(scoreClaims(ids(30, (i) => ({ outcome: i % 2 ? 'false' : 'true', reviewed: true }))));
+    expect(width(reviewed.scores.overall)).toBeLessThan(width(machine.scores.overall) * 0.8);
+    expect(reviewed.scores.overall.confidence.level).toBe('high');
+    expect(reviewed.scores.overall.confidence.reasons).toMatch(/Every outcome was reviewed by a person\.$/);
+    expect(machine.scores.overall.confidence.level).toBe('medium');
+    expect(machine.scores.overall.confidence.reasons).toMatch(/The outcomes are machine verdicts; the range carries the judges' measured error\.$/);
+    expect(reviewed.caveats.map((c) => c.code)).not.toContain('machine_generated');
+    expect(machine.caveats.map((c) => c.code)).toContain('machine_generated');
+    // Reviewed true/false verdicts, 15 and 15: the posterior is symmetric about 50.
+    expect(reviewed.score.score).toBe(50);
+  });
+
+  it('machine verdicts are read through the judges\' confusion: half true is below 50, the failing claims having been over-credited', () => {
+    const r = scored(scoreClaims(ids(40, (i) => ({ outcome: i % 2 ? 'false' : 'true' }))));
+    expect(r.score.score).toBeLessThan(50);
+    expect(r.score.score).toBeGreaterThan(40);
+  });
+
+  it('a machine verdict never says more than a person\'s: credits below what the judges give a false claim do not narrow the range', () => {
+    // Machine verdicts averaging 0.025, below the judges' 0.166 for a claim that
+    // failed entirely: the posterior piles against 0; the range is widened to the
+    // width the same verdicts from a person would have.
+    const outcomes = (i: number): Outcome => (i === 0 ? 'mostly_false' : 'false');
+    const machine = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i) })))).scores.overall;
+    const reviewed = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i), reviewed: true })))).scores.overall;
+    expect(width(machine)).toBeGreaterThanOrEqual(width(reviewed) - 0.2);
+    expect(machine.interval_80[0]).toBe(0);
+  });
+
+  it('graded outcomes say more than true/false ones with the same mean: a narrower range', () => {
+    const binary = scored(scoreClaims(ids(20, (i) => ({ outcome: i % 2 ? 'false' : 'true', reviewed: true }))));
+    const graded = scored(scoreClaims(ids(20, (i) => ({ outcome: i % 2 ? 'mostly_false' : 'mostly_true', reviewed: true }))));
+    expect(graded.score.score).toBe(binary.score.score);
+    expect(width(graded.scores.overall)).toBeLessThan(width(binary.scores.overall) * 0.8);
+  });
+
+  it('claims from one source count as correlated: a wider range than the same claims from separate sources', () => {
+    const outcome = (i: number): Outcome => (i % 4 === 0 ? 'false' : 'true');
+    const apart = scored(scoreClaims(ids(20, (i) => ({ outcome: outcome(i), cluster: `doc-${i}` }))));
+    const together = scored(scoreClaims(ids(20, (i) => ({ outcome: outcome(i), cluster: 'one-document' }))));
+    const unkeyed = scored(scoreClaims(ids(20, (i) => ({ outcome: outcome(i) }))));
+    expect(unkeyed.scores).toEqual(apart.scores);
+    expect(width(together.scores.overall)).toBeGreaterThan(width(apart.scores.overall) * 1.3);
+  });
+
+  it('judges who disagree no longer halve a claim: the score and range are those of the same verdicts agreed on', () => {
+    const agreed = scored(scoreClaims(ids(12, (i) => ({ outcome: i % 3 ? 'mostly_true' : 'false' }))));
+    const disputed = scored(scoreClaims(ids(12, (i) => ({ outcome: i % 3 ? 'mostly_true' : 'false', judges_disagree: true }))));
+    expect(disputed.scores).toEqual(agreed.scores);
+    expect(disputed.caveats.find((c) => c.code === 'judges_disagree')?.message).toBe(
+      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (21% of verdicts on the wrong side).",
+    );
+    // They are still never featured.
+    expect(disputed.featured_claims).toEqual([]);
+  });
+
+  it(`publishes no type score from fewer than ${MIN_TYPE_RESOLVED} resolved claims, but counts them in overall`, () => {
+    const facts = ids(10, (i) => ({ outcome: i % 5 ? 'true' : 'false' }));
+    const promises = [1, 2, 3, 4].map((i) => claim(`p${i}`, 'false', { claim_type: 'promise' }));
+    const r = scored(scoreClaims([...facts, ...promises]));
+    expect(r.scores.promise).toBeUndefined();
+    expect(r.scores.overall.n_resolved).toBe(14);
+    expect(r.scores.overall.score).toBeLessThan(r.scores.factual!.score - 5);
+    const five = scored(scoreClaims([...facts, ...promises, claim('p5', 'false', { claim_type: 'promise' })]));
+    expect(five.scores.promise?.n_resolved).toBe(5);
+    expect(five.caveats.map((c) => c.code)).not.toContain('type_too_few');
+  });
+
+  it('overall lies between its type scores: five true facts and five true promises (issue #17)', () => {
+    const r = scored(
+      scoreClaims([...[1, 2, 3, 4, 5].map((i) => claim(`f${i}`, 'true')), ...[1, 2, 3, 4, 5].map((i) => claim(`p${i}`, 'true', { claim_type: 'promise' }))]),
+    );
+    expect(r.scores.factual!.score).toBe(r.scores.promise!.score);
+    expect(r.scores.overall.score).toBe(r.scores.factual!.score);
+  });
+
+  it('confidence: the width decides, and a range pressed against 100 by five true claims is not enough', () => {
+    const five = scored(scoreClaims([1, 2, 3, 4, 5].map((i) => claim(`c${i}`, 'true', { reviewed: true }))));
+    expect(width(five.scores.overall)).toBeLessThanOrEqual(CONFIDENCE_RULES.high.maxWidth);
+    expect(five.scores.overall.confidence.level).toBe('low');
+    expect(five.scores.overall.confidence.reasons).toMatch(/^Low: an 80% range [\d.]+ points wide and 5 resolved claims fall short of medium, which needs at least 10 resolved claims\./);
+    // Forty claims are enough by count for high; their range is too wide for it.
+    const forty = scored(scoreClaims(ids(40, (i) => ({ outcome: i % 2 ? 'false' : 'true', cluster: `doc-${i % 4}` }))));
+    expect(width(forty.scores.overall)).toBeGreaterThan(CONFIDENCE_RULES.high.maxWidth);
+    expect(forty.scores.overall.confidence.level).not.toBe('high');
+    expect(forty.scores.overall.confidence.reasons).toMatch(/which needs a range of at most \d+ points\./);
   });
 
   it('a late promise loses one step of credit, never below 0; on_time is ignored for other types', () => {
@@ -109,24 +202,6 @@ describe('scoreClaims: hand-computed cases', () => {
     expect(countedCredit(promise('true', true))).toBe(1);
     expect(countedCredit(claim('f', 'true', { claim_type: 'prediction', on_time: false }))).toBe(1);
     expect(countedCredit(promise('pending', false))).toBeNull();
-  });
-
-  it('confidence: 15 true + 15 false is high, 29 claims is medium, 10 disagreed claims are low', () => {
-    const mix = (n: number, extra: Partial<ScoringClaim> = {}) =>
-      Array.from({ length: n }, (_, i) => claim(`c${String(i).padStart(3, '0')}`, i % 2 ? 'false' : 'true', extra));
-    const high = scored(scoreClaims(mix(30))).scores.overall;
-    expect(high.confidence.level).toBe('high');
-    expect(high.interval_80[1] - high.interval_80[0]).toBeLessThanOrEqual(CONFIDENCE_RULES.high.maxWidth);
-    const medium = scored(scoreClaims(mix(29))).scores.overall;
-    expect(medium.confidence.level).toBe('medium');
-    expect(medium.confidence.reasons).toMatch(/^Medium: 29 resolved claims .* not for high, which needs at least 30 resolved claims\.$/);
-    const tenAgreed = scored(scoreClaims(mix(10))).scores.overall;
-    expect(tenAgreed.confidence.level).toBe('medium');
-    // Same ten claims, all disputed: half the evidence, so the range is too wide for medium.
-    const tenDisputed = scored(scoreClaims(mix(10, { judges_disagree: true }))).scores.overall;
-    expect(tenDisputed.score).toBe(tenAgreed.score);
-    expect(tenDisputed.confidence.level).toBe('low');
-    expect(tenDisputed.confidence.reasons).toMatch(/needs a range of at most 40 points\. 10 of these claims had judges who disagreed/);
   });
 
   it('omits a type with no claims, and a type with only unresolved claims with a caveat', () => {
@@ -166,10 +241,12 @@ describe('scoreClaims: hand-computed cases', () => {
       ...[1, 2].map((i) => claim(`x${i}`, 'false')),
     ];
     const health = scored(scoreClaims(cs, { topic: 'health' }));
-    expect(health.score.score).toBe(85.7);
+    expect(health.score).toEqual(scored(scoreClaims(cs.slice(0, 5))).score);
     expect(health.caveats.map((c) => c.code)).toContain('topic_filter');
-    const other = scoreClaims(cs, { topic: 'other' });
-    expect(other).toMatchObject({ status: 'scored', score: { n_resolved: 5, score: 14.3 } });
+    const other = scored(scoreClaims(cs, { topic: 'other' }));
+    expect(other.score).toEqual(scored(scoreClaims(cs.slice(5))).score);
+    expect(other.score.n_resolved).toBe(5);
+    expect(other.score.score).toBeLessThan(20);
     expect(scoreClaims(cs, { topic: 'economy' })).toMatchObject({ status: 'insufficient', n_claims: 0 });
   });
 
@@ -208,6 +285,8 @@ const arbBody = (outcome: fc.Arbitrary<Outcome>) =>
     judges_disagree: fc.boolean(),
     on_time: fc.constantFrom(true, false, null),
     quote: fc.string({ maxLength: 20 }),
+    cluster: fc.constantFrom('https://a.example/1', 'https://a.example/2', 'https://b.example/1', null, undefined),
+    reviewed: fc.constantFrom(true, false, undefined),
     said_on: fc.oneof(
       fc.date({ min: new Date('2000-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
       fc.constant('not a date'),
@@ -230,9 +309,28 @@ describe('scoreClaims: properties', () => {
         }
         const { overall } = r.scores;
         expect(r.score).toEqual({ score: overall.score, interval_80: overall.interval_80, confidence: overall.confidence.level, n_resolved: overall.n_resolved });
-        const byType = CLAIM_TYPES.reduce((n, t) => n + (r.scores[t]?.n_resolved ?? 0), 0);
-        expect(byType).toBe(overall.n_resolved);
+        // A type has an entry exactly when it has enough resolved claims.
+        for (const t of CLAIM_TYPES) {
+          const k = nResolved(cs.filter((c) => c.claim_type === t));
+          expect(r.scores[t]?.n_resolved).toBe(k >= MIN_TYPE_RESOLVED ? k : undefined);
+        }
       }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('overall never leaves the span of its type scores when every type with resolved claims has one', () => {
+    fc.assert(
+      fc.property(arbClaims, (cs) => {
+        const r = scoreClaims(cs);
+        if (r.status !== 'scored') return;
+        const present = CLAIM_TYPES.filter((t) => nResolved(cs.filter((c) => c.claim_type === t)) > 0);
+        if (present.some((t) => r.scores[t] === undefined)) return;
+        const typeScores = present.map((t) => r.scores[t]!.score);
+        expect(r.score.score).toBeGreaterThanOrEqual(Math.min(...typeScores));
+        expect(r.score.score).toBeLessThanOrEqual(Math.max(...typeScores));
+      }),
+      { numRuns: 60 },
     );
   });
 
@@ -277,22 +375,20 @@ describe('scoreClaims: properties', () => {
   });
 
   it('ranges do not widen as claims with the same outcome mix grow', () => {
-    const arbMix = fc.array(arbBody(arbResolved), { minLength: 1, maxLength: 6 });
+    const arbMix = fc.array(arbBody(arbResolved).map((c) => ({ ...c, cluster: null })), { minLength: 1, maxLength: 6 });
     fc.assert(
       fc.property(arbMix, fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), (mix, k, extra) => {
         const small = withIds(repeat(mix, k));
         const large = withIds(repeat(mix, k + extra));
-        const width = (cs: ScoringClaim[]) => {
-          const [lo, hi] = betaInterval(posteriorOf(cs));
-          return hi - lo;
-        };
-        expect(width(large)).toBeLessThanOrEqual(width(small) + 1e-12);
         const a = scoreClaims(small);
         const b = scoreClaims(large);
         if (a.status === 'scored' && b.status === 'scored') {
-          // Each published end may move by up to 0.1 when rounded outward.
+          // Each published end may move by up to 0.1 when rounded outward. With
+          // machine verdicts the width levels off at what the judges' own
+          // uncertainty leaves, and the nine points standing for it can shift
+          // the percentiles by a few tenths more: 1 point is allowed.
           const w = (r: ScoredResult) => r.score.interval_80[1] - r.score.interval_80[0];
-          expect(w(b)).toBeLessThanOrEqual(w(a) + 0.2 + 1e-9);
+          expect(w(b)).toBeLessThanOrEqual(w(a) + 1 + 1e-9);
         }
       }),
     );
@@ -335,7 +431,8 @@ describe('scoreClaims: properties', () => {
 });
 
 describe('content/methodology.md states what the code does', () => {
-  const text = readFileSync(new URL('../../content/methodology.md', import.meta.url), 'utf8');
+  // Line breaks in the text are spaces to a reader.
+  const text = readFileSync(new URL('../../content/methodology.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
 
   it('names every outcome with its credit, every claim type and every topic', () => {
     for (const o of RESOLVED_OUTCOMES) expect(text).toMatch(new RegExp(`\\| \`${o}\` \\| [^|]+ \\| ${CREDITS[o]} \\|`));
@@ -344,22 +441,33 @@ describe('content/methodology.md states what the code does', () => {
     for (const t of TOPICS) expect(text).toContain(`| \`${t}\` |`);
   });
 
-  it('states the prior, weights, penalty, minimum and confidence thresholds used by the code', () => {
-    expect(text).toContain(`Beta(${PRIOR.alpha}, ${PRIOR.beta})`);
-    expect(text).toContain(`or ${DISAGREE_WEIGHT} when the claim's judges disagree`);
+  it('states the prior, pooling, weights, penalty, minimums and confidence thresholds used by the code', () => {
+    expect(text).toContain(`Beta(${SUBJECT_PRIOR.alpha}, ${SUBJECT_PRIOR.beta})`);
+    expect(text).toContain(`Beta(${TYPE_SPREAD} × mu, ${TYPE_SPREAD} × (1 − mu))`);
+    expect(text).toContain(`a grid of ${GRID_POINTS} points`);
+    expect(text).toContain(`rho = ${SOURCE_CORRELATION.rho}`);
+    expect(text).toContain(`as ${SOURCE_CORRELATION.weight} sources`);
     expect(text).toContain(`loses ${LATE_PROMISE_PENALTY} of credit`);
     expect(text).toContain(`at least **${MIN_RESOLVED}** resolved claims`);
+    expect(text).toContain(`at least **${MIN_TYPE_RESOLVED}** resolved claims of its type`);
     const { high, medium } = CONFIDENCE_RULES;
-    expect(text).toContain(`| \`high\` | ${high.minResolved} or more | ${high.maxWidth} points or less |`);
-    expect(text).toContain(`| \`medium\` | ${medium.minResolved} or more | ${medium.maxWidth} points or less |`);
+    expect(text).toContain(`| \`high\` | ${high.maxWidth} points or less | ${high.minResolved} or more |`);
+    expect(text).toContain(`| \`medium\` | ${medium.maxWidth} points or less | ${medium.minResolved} or more |`);
     expect(text).toContain(REVIEW_LABEL);
   });
 
   it('gives the worked example the numbers the code computes', () => {
     const r = scored(scoreClaims(worked));
     const [lo, hi] = r.score.interval_80;
-    expect(text).toContain(`= ${r.score.score}; the 80% range is [${lo.toFixed(1)}, ${hi.toFixed(1)}], ${(hi - lo).toFixed(1)} points wide`);
-    expect(text).toContain(`scores ${r.scores.factual?.score} and the promise entry`);
-    expect(text).toContain(`alpha = 1.75, beta = 1.25) ${r.scores.promise?.score}`);
+    expect(text).toContain(`overall score is ${r.score.score}, its 80% range [${lo.toFixed(1)}, ${hi.toFixed(1)}], ${(hi - lo).toFixed(1)} points wide`);
+    const f = r.scores.factual!;
+    expect(text).toContain(`factual score is ${f.score}, its range [${f.interval_80[0].toFixed(1)}, ${f.interval_80[1].toFixed(1)}]`);
+    const e = sourceEffect(
+      worked
+        .map((c) => ({ c, credit: countedCredit(c) }))
+        .filter((x) => x.credit !== null)
+        .map(({ c, credit }) => ({ credit: credit!, cluster: c.cluster!, slope: c.reviewed ? 1 : OVERALL_JUDGE_ERROR.line.slope })),
+    );
+    expect(text).toContain(`dispersion is ${e.dispersion.toFixed(2)}`);
   });
 });

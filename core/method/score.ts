@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { betaInterval, betaMean, updateBeta, type BetaDist } from './beta.ts';
+import { betaFromMoments, betaInterval } from './beta.ts';
+import { judgeError, OVERALL_JUDGE_ERROR } from './judge-error.ts';
 import {
   CLAIM_TYPES,
   ClaimTypeSchema,
@@ -8,23 +9,30 @@ import {
   ResolvedOutcomeSchema,
   TopicSchema,
   creditOf,
+  type ClaimType,
   type ResolvedOutcome,
   type Topic,
 } from './outcomes.ts';
+import { sourceEffect } from './claim-weight.ts';
+import { posterior, type Summary, type TypeEvidence } from './posterior.ts';
 
 // The scoring method of content/methodology.md, as one pure function. Every number
 // below is stated in that text; change one and the text together, then bump
-// METHOD_SEMVER (the build id changes by itself).
+// METHOD_SEMVER (the build id changes by itself). The model itself (the prior,
+// the types' pooling, the judge error) is in posterior.ts, a claim's weight in
+// claim-weight.ts, and the judges' measured confusion in judge-error.ts.
 
-/** Beta(1, 1): uniform, worth one fully true and one fully false claim. */
-export const PRIOR: BetaDist = Object.freeze({ alpha: 1, beta: 1 });
-/** Weight of a claim whose judges disagree; a claim they agree on weighs 1. */
-export const DISAGREE_WEIGHT = 0.5;
 /** Credit lost by a resolved promise with on_time false (one step of the scale). */
 export const LATE_PROMISE_PENALTY = 0.25;
 /** Below this many resolved claims in scope there is no report. */
 export const MIN_RESOLVED = 5;
-/** Widths are in score points: the upper end of interval_80 minus the lower. */
+/** Below this many resolved claims of a type there is no score for the type (its claims still count in overall). */
+export const MIN_TYPE_RESOLVED = 5;
+/**
+ * Widths are in score points: the upper end of interval_80 minus the lower. The
+ * width decides; the claim minimum keeps a range that is narrow only because it
+ * is pressed against 0 or 100 (five true claims) from counting as more.
+ */
 export const CONFIDENCE_RULES = Object.freeze({
   high: Object.freeze({ minResolved: 30, maxWidth: 25 }),
   medium: Object.freeze({ minResolved: 10, maxWidth: 40 }),
@@ -42,6 +50,13 @@ export const ScoringClaimSchema = z
     on_time: z.boolean().nullable().describe('For promises: whether it was met by its deadline; null when no deadline or unknown.'),
     quote: z.string().describe('The claim in the subject\'s words.'),
     said_on: z.string().describe('When the claim was made: YYYY-MM-DD or an ISO 8601 timestamp.'),
+    cluster: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe('The source the claim was taken from (its document URL, or a story): claims that share one count as correlated. Missing: the claim stands alone.'),
+    reviewed: z.boolean().optional().describe('True when a person reviewed the outcome: a reviewed outcome carries no judge error. Missing: a machine verdict.'),
   })
   .describe('What the scoring method needs to know about one claim.');
 export type ScoringClaim = z.infer<typeof ScoringClaimSchema>;
@@ -50,14 +65,14 @@ const Points = z.number().min(0).max(100);
 
 export const ConfidenceLevelSchema = z
   .enum(['low', 'medium', 'high'])
-  .describe('How far the score can be relied on, from the number of resolved claims and the width of the 80% range.')
+  .describe('How far the score can be relied on, from the width of the 80% range.')
   .meta({ id: 'ConfidenceLevel' });
 export type ConfidenceLevel = z.infer<typeof ConfidenceLevelSchema>;
 
 export const ConfidenceSchema = z
   .object({
     level: ConfidenceLevelSchema,
-    reasons: z.string().describe('Why this level, in words: the claim count and range width against the thresholds.'),
+    reasons: z.string().describe('Why this level, in words: the range width against the thresholds, and the claims it rests on.'),
   })
   .describe('Confidence in a score, with its reasons.')
   .meta({ id: 'Confidence' });
@@ -65,7 +80,7 @@ export type Confidence = z.infer<typeof ConfidenceSchema>;
 
 export const Interval80Schema = z
   .tuple([Points, Points])
-  .describe('The 80% range: 100 × the 10th and 90th percentiles of the posterior, lower end rounded down and upper end rounded up to 0.1.')
+  .describe('The 80% range: 100 × the 10th and 90th percentiles of the posterior (for overall with several claim types, of the Beta distribution with its mean and variance), lower end rounded down and upper end rounded up to 0.1.')
   .meta({ id: 'Interval80' });
 
 export const ScoreEntrySchema = z
@@ -90,10 +105,11 @@ export const HeadlineScoreSchema = z
   .meta({ id: 'HeadlineScore' });
 export type HeadlineScore = z.infer<typeof HeadlineScoreSchema>;
 
-const entryFor = (type: string) => ScoreEntrySchema.optional().describe(`Score of ${type} claims; absent when none is resolved.`);
+const entryFor = (type: string) =>
+  ScoreEntrySchema.optional().describe(`Score of ${type} claims; absent when fewer than ${MIN_TYPE_RESOLVED} are resolved.`);
 export const ScoresSchema = z
   .object({
-    overall: ScoreEntrySchema.describe('All resolved claims pooled into one posterior.'),
+    overall: ScoreEntrySchema.describe('All resolved claims: the claim-weighted mean of the types\' reliabilities.'),
     factual: entryFor('factual'),
     promise: entryFor('promise'),
     guidance: entryFor('guidance'),
@@ -126,6 +142,7 @@ export const CAVEAT_CODES = [
   'judges_disagree',
   'late_promises',
   'type_not_resolved',
+  'type_too_few',
   'pending_claims',
   'unresolvable_claims',
 ] as const;
@@ -168,7 +185,7 @@ export type ScoreOptions = {
   topic?: Topic | null;
 };
 
-type Counted = { claim: ScoringClaim; credit: number; weight: number };
+type Counted = { claim: ScoringClaim; credit: number };
 
 /** Credit a resolved claim counts for, or null when it is not resolved. */
 export function countedCredit(claim: ScoringClaim): number | null {
@@ -178,16 +195,11 @@ export function countedCredit(claim: ScoringClaim): number | null {
   return late ? Math.max(0, base - LATE_PROMISE_PENALTY) : base;
 }
 
-/** The posterior behind a score: PRIOR updated with every resolved claim given. */
-export function posteriorOf(claims: readonly ScoringClaim[]): BetaDist {
-  return updateBeta(PRIOR, counted(claims));
-}
-
 function counted(claims: readonly ScoringClaim[]): Counted[] {
   const out: Counted[] = [];
   for (const claim of claims) {
     const credit = countedCredit(claim);
-    if (credit !== null) out.push({ claim, credit, weight: claim.judges_disagree ? DISAGREE_WEIGHT : 1 });
+    if (credit !== null) out.push({ claim, credit });
   }
   return out;
 }
@@ -201,40 +213,83 @@ const ceilPoints = (share: number) => Math.min(100, Math.ceil(share * 1000 - 1e-
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-function confidenceOf(n: number, width: number, nDisagree: number): Confidence {
+function confidenceOf(width: number, n: number, nMachine: number): Confidence {
   const { high, medium } = CONFIDENCE_RULES;
-  const meets = (rule: { minResolved: number; maxWidth: number }) => n >= rule.minResolved && width <= rule.maxWidth;
-  const lacking = (rule: { minResolved: number; maxWidth: number }) =>
-    [
-      n < rule.minResolved ? `at least ${rule.minResolved} resolved claims` : null,
-      width > rule.maxWidth ? `a range of at most ${rule.maxWidth} points` : null,
-    ]
+  type Rule = { minResolved: number; maxWidth: number };
+  const meets = (rule: Rule) => n >= rule.minResolved && width <= rule.maxWidth;
+  const lacking = (rule: Rule) =>
+    [width > rule.maxWidth ? `a range of at most ${rule.maxWidth} points` : null, n < rule.minResolved ? `at least ${rule.minResolved} resolved claims` : null]
       .filter((x) => x !== null)
       .join(' and ');
-  const basis = `${plural(n, 'resolved claim')} and an 80% range ${width.toFixed(1)} points wide`;
+  const basis = `an 80% range ${width.toFixed(1)} points wide and ${plural(n, 'resolved claim')}`;
   const level: ConfidenceLevel = meets(high) ? 'high' : meets(medium) ? 'medium' : 'low';
   let reasons =
     level === 'high'
-      ? `High: ${basis} meet the bar for high (at least ${high.minResolved} resolved claims and a range of at most ${high.maxWidth} points).`
+      ? `High: ${basis} meet the bar for high (a range of at most ${high.maxWidth} points and at least ${high.minResolved} resolved claims).`
       : level === 'medium'
         ? `Medium: ${basis} meet the bar for medium but not for high, which needs ${lacking(high)}.`
         : `Low: ${basis} fall short of medium, which needs ${lacking(medium)}.`;
-  if (nDisagree > 0) reasons += ` ${nDisagree} of these claims had judges who disagreed and count half.`;
+  if (nMachine === 0) reasons += ' Every outcome was reviewed by a person.';
+  else if (nMachine < n) reasons += ` ${nMachine} of the outcomes are machine verdicts; the range carries the judges' measured error on them.`;
+  else reasons += " The outcomes are machine verdicts; the range carries the judges' measured error.";
   return { level, reasons };
 }
 
-function scoreEntry(resolved: readonly Counted[]): ScoreEntry {
-  const post = updateBeta(PRIOR, resolved);
-  const [lo, hi] = betaInterval(post, 0.1, 0.9);
-  const interval: [number, number] = [floorPoints(lo), ceilPoints(hi)];
+const percentiles = (s: Summary): readonly [number, number] => s.interval ?? betaInterval(betaFromMoments(s.mean, s.variance), 0.1, 0.9);
+
+/**
+ * An entry from its posterior. `asReviewed`: the posterior of the same credits
+ * had a person given them, when some are machine verdicts. A machine verdict
+ * never says more than a person's: where the judges' line cannot explain the
+ * credits (machine verdicts averaging below what the judges give a claim that
+ * failed entirely, or above what they give one that held), the posterior piles
+ * against 0 or 1 and narrows. The range is then widened, evenly on both sides
+ * and within 0 to 1, to the width the same verdicts from a person would give.
+ */
+function scoreEntry(moments: Summary, resolved: readonly Counted[], asReviewed: Summary | null): ScoreEntry {
+  let [lo, hi] = percentiles(moments);
+  if (asReviewed) {
+    const [rlo, rhi] = percentiles(asReviewed);
+    const short = rhi - rlo - (hi - lo);
+    if (short > 0) {
+      lo -= short / 2;
+      hi += short / 2;
+      if (lo < 0) [lo, hi] = [0, hi - lo];
+      if (hi > 1) [lo, hi] = [Math.max(0, lo - (hi - 1)), 1];
+    }
+  }
+  const score = toPoints(moments.mean);
+  // A Beta this close to a posterior always holds its mean between the two
+  // percentiles unless it is piled against 0 or 1; then the range is widened to it.
+  const interval: [number, number] = [Math.min(floorPoints(lo), score), Math.max(ceilPoints(hi), score)];
   const width = Math.round((interval[1] - interval[0]) * 10) / 10;
-  const nDisagree = resolved.filter((c) => c.claim.judges_disagree).length;
-  return {
-    score: toPoints(betaMean(post)),
-    interval_80: interval,
-    n_resolved: resolved.length,
-    confidence: confidenceOf(resolved.length, width, nDisagree),
-  };
+  const nMachine = resolved.filter((c) => c.claim.reviewed !== true).length;
+  return { score, interval_80: interval, n_resolved: resolved.length, confidence: confidenceOf(width, resolved.length, nMachine) };
+}
+
+/** Evidence of each claim type with resolved claims, in CLAIM_TYPES order. */
+function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims: Counted[]; evidence: TypeEvidence }[] {
+  const { weight } = sourceEffect(
+    resolved.map((c) => ({
+      credit: c.credit,
+      cluster: c.claim.cluster ?? `claim:${c.claim.claim_id}`,
+      slope: c.claim.reviewed === true ? 1 : judgeError(c.claim.claim_type).line.slope,
+    })),
+  );
+  const out: { type: ClaimType; claims: Counted[]; evidence: TypeEvidence }[] = [];
+  for (const type of CLAIM_TYPES) {
+    const claims = resolved.filter((c) => c.claim.claim_type === type);
+    if (claims.length === 0) continue;
+    const reviewed = { a: 0, b: 0 };
+    const machine = { a: 0, b: 0 };
+    for (const c of claims) {
+      const sums = c.claim.reviewed === true ? reviewed : machine;
+      sums.a += weight * c.credit;
+      sums.b += weight * (1 - c.credit);
+    }
+    out.push({ type, claims, evidence: { reviewed, machine, errorNodes: judgeError(type).nodes, n: claims.length } });
+  }
+  return out;
 }
 
 const byId = (a: ScoringClaim, b: ScoringClaim) => (a.claim_id < b.claim_id ? -1 : a.claim_id > b.claim_id ? 1 : 0);
@@ -275,6 +330,8 @@ function featured(resolved: readonly Counted[]): FeaturedClaim[] {
   ];
 }
 
+const percent = (x: number) => `${Math.round(x * 100)}%`;
+
 /**
  * Scores a subject's claims by the published method. Pure and deterministic: the
  * order of `claims` does not matter. Throws RangeError on a repeated claim_id,
@@ -307,20 +364,36 @@ export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptio
     };
   }
 
-  const overall = scoreEntry(resolved);
+  const types = evidenceByType(resolved);
+  const post = posterior(types.map((t) => t.evidence));
+  const machineVerdicts = resolved.some((c) => c.claim.reviewed !== true);
+  const reviewedPost = machineVerdicts
+    ? posterior(
+        types.map(({ evidence: e }) => ({ ...e, reviewed: { a: e.reviewed.a + e.machine.a, b: e.reviewed.b + e.machine.b }, machine: { a: 0, b: 0 } })),
+      )
+    : null;
+  const overall = scoreEntry(post.overall, resolved, reviewedPost?.overall ?? null);
   const scores: Scores = { overall };
-  const caveats: Caveat[] = [
-    { code: 'machine_generated', message: `Every outcome was set by machine judges and no person has reviewed them (${REVIEW_LABEL}).` },
-  ];
+  const nMachine = inScope.filter((c) => c.reviewed !== true).length;
+  const caveats: Caveat[] = [];
+  if (nMachine > 0) {
+    caveats.push({
+      code: 'machine_generated',
+      message:
+        nMachine === inScope.length
+          ? `Every outcome was set by machine judges and no person has reviewed them (${REVIEW_LABEL}).`
+          : `${nMachine} of the ${plural(inScope.length, 'outcome')} were set by machine judges and no person has reviewed them (${REVIEW_LABEL}).`,
+    });
+  }
   if (topic !== null) caveats.push({ code: 'topic_filter', message: `Only claims filed under the topic "${topic}" are scored.` });
   if (overall.confidence.level === 'low') {
-    caveats.push({ code: 'low_confidence', message: 'The score rests on few resolved claims or a wide range; read it as a rough indication.' });
+    caveats.push({ code: 'low_confidence', message: 'The 80% range is wide: read the score as a rough indication.' });
   }
-  const nDisagree = resolved.filter((c) => c.claim.judges_disagree).length;
+  const nDisagree = resolved.filter((c) => c.claim.judges_disagree && c.claim.reviewed !== true).length;
   if (nDisagree > 0) {
     caveats.push({
       code: 'judges_disagree',
-      message: `${nDisagree} of the ${resolved.length} resolved claims had judges who disagreed; each counts half as much as a claim they agreed on.`,
+      message: `${nDisagree} of the ${resolved.length} resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (${percent(OVERALL_JUDGE_ERROR.wrongSide.rate)} of verdicts on the wrong side).`,
     });
   }
   const nLate = resolved.filter((c) => c.claim.claim_type === 'promise' && c.claim.on_time === false).length;
@@ -333,14 +406,20 @@ export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptio
   for (const type of CLAIM_TYPES) {
     const ofType = inScope.filter((c) => c.claim_type === type);
     if (ofType.length === 0) continue;
-    const resolvedOfType = resolved.filter((c) => c.claim.claim_type === type);
-    if (resolvedOfType.length > 0) {
-      scores[type] = scoreEntry(resolvedOfType);
-    } else {
+    const i = types.findIndex((t) => t.type === type);
+    if (i < 0) {
       caveats.push({
         code: 'type_not_resolved',
         message: `There ${ofType.length === 1 ? 'is' : 'are'} ${plural(ofType.length, `${type} claim`)} but none is resolved yet, so there is no ${type} score.`,
       });
+    } else if (types[i]!.claims.length < MIN_TYPE_RESOLVED) {
+      const k = types[i]!.claims.length;
+      caveats.push({
+        code: 'type_too_few',
+        message: `Only ${plural(k, `${type} claim is`, `${type} claims are`)} resolved, fewer than the ${MIN_TYPE_RESOLVED} a type's score needs, so there is no ${type} score; ${k === 1 ? 'it counts' : 'they count'} in the overall score.`,
+      });
+    } else {
+      scores[type] = scoreEntry(post.types[i]!, types[i]!.claims, reviewedPost?.types[i] ?? null);
     }
   }
   if (nPending > 0) caveats.push({ code: 'pending_claims', message: `${plural(nPending, 'claim is', 'claims are')} not yet due and not scored.` });

@@ -78,6 +78,59 @@ export async function openReportJob(
   throw new Error('could not open or join a report job');
 }
 
+/**
+ * A report job for a name no knowledge source holds (core/reports/new-subject.ts):
+ * it has no subject until its first stage identifies the name. Callers
+ * asking for the same name (compared as `nameKey`), kind and topic while it
+ * is open share it (migration 016), as openReportJob shares a known subject's.
+ */
+export async function openNewSubjectJob(
+  tx: PoolClient,
+  o: { keyId: number | null; topic: Topic | null; request: Record<string, unknown> & { name_key: string; kind: string | null } },
+): Promise<{ job: JobRow; created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await tx.query<JobRow>(
+      `INSERT INTO jobs (id, kind, key_id, callers, subject_id, topic, request)
+       VALUES ($1, 'report', $2, CASE WHEN $2::bigint IS NULL THEN '{}'::bigint[] ELSE ARRAY[$2::bigint] END, NULL, $3, $4)
+       ON CONFLICT ((request->>'name_key'), (coalesce(request->>'kind', '')), (coalesce(topic, '')))
+         WHERE kind = 'report' AND subject_id IS NULL AND status IN ('queued', 'running') DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [newJobId(), o.keyId, o.topic, JSON.stringify({ ...o.request, topic: o.topic })],
+    );
+    if (inserted.rows[0]) return { job: inserted.rows[0], created: true };
+    const open = await tx.query<JobRow>(
+      `UPDATE jobs SET callers = CASE WHEN $2::bigint IS NULL OR $2::bigint = ANY(callers) THEN callers ELSE callers || $2::bigint END
+        WHERE kind = 'report' AND subject_id IS NULL AND request->>'name_key' = $1 AND coalesce(request->>'kind', '') = coalesce($3::text, '')
+          AND coalesce(topic, '') = coalesce($4::text, '') AND status IN ('queued', 'running')
+        RETURNING ${COLUMNS}`,
+      [o.request.name_key, o.keyId, o.request.kind, o.topic],
+    );
+    if (open.rows[0]) return { job: open.rows[0], created: false };
+  }
+  throw new Error('could not open or join a report job for a new subject');
+}
+
+/**
+ * Gives a new-subject job the subject its identification found, in the
+ * transaction that stored the subject, so that a caller who finds the subject
+ * by name from then on joins this job (jobs_one_open_report). False when
+ * another job for the subject and topic is already open (the subject was
+ * stored or asked for by id meanwhile): this job then researches it without
+ * the link, and its callers still get their answer from it.
+ */
+export async function assignSubject(tx: PoolClient, jobId: string, subjectId: string): Promise<boolean> {
+  await tx.query('SAVEPOINT assign_subject');
+  try {
+    const { rowCount } = await tx.query(`UPDATE jobs SET subject_id = $2 WHERE id = $1 AND subject_id IS NULL`, [jobId, subjectId]);
+    await tx.query('RELEASE SAVEPOINT assign_subject');
+    return (rowCount ?? 0) > 0;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    await tx.query('ROLLBACK TO SAVEPOINT assign_subject');
+    return false;
+  }
+}
+
 /** Marks a job running for one more attempt; false when it has already ended (a duplicate delivery). */
 export async function startAttempt(db: Queryable, id: string): Promise<JobRow | null> {
   const { rows } = await db.query<JobRow>(

@@ -108,13 +108,27 @@ export async function reportsByIds(db: Queryable, ids: readonly string[], o: { i
   return rows;
 }
 
-export type ReportSummaryRow = { id: string; subject_id: string; topic: Topic | null; generated_at: Date; method_version: string; score: unknown };
+export type ReportSummaryRow = { id: string; subject_id: string; topic: Topic | null; generated_at: Date; method_version: string; score: unknown; review_status: string | null };
 
-/** Every report of every subject but demo ones, newest first, with its headline score only (the site's lists; latestOf picks from them). */
-export async function reportSummaries(db: Queryable): Promise<ReportSummaryRow[]> {
+/**
+ * Every report of every subject but demo ones (or of these subjects only),
+ * newest first, with its headline score and review status only (the site's
+ * lists; latestOf picks from them).
+ */
+export async function reportSummaries(db: Queryable, o: { subjectIds?: readonly string[] } = {}): Promise<ReportSummaryRow[]> {
   const { rows } = await db.query<ReportSummaryRow>(
-    `SELECT r.id, r.subject_id, r.topic, r.generated_at, r.method_version, r.report->'score' AS score FROM reports r JOIN subjects s ON s.id = r.subject_id
-      WHERE NOT s.demo ORDER BY ${newest('r.')}`,
+    `SELECT r.id, r.subject_id, r.topic, r.generated_at, r.method_version, r.report->'score' AS score, r.report->>'review_status' AS review_status FROM reports r JOIN subjects s ON s.id = r.subject_id
+      WHERE NOT s.demo ${o.subjectIds ? 'AND r.subject_id = ANY($1::text[])' : ''} ORDER BY ${newest('r.')}`,
+    o.subjectIds ? [o.subjectIds] : [],
   );
   return rows;
+}
+
+/** The subjects of the newest `limit` reports on a subject's whole record (demo subjects left out), newest first: whose reports the site's index lists. */
+export async function latestWholeRecordSubjects(db: Queryable, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ subject_id: string }>(
+    `SELECT r.subject_id FROM reports r JOIN subjects s ON s.id = r.subject_id WHERE NOT s.demo AND r.topic IS NULL ORDER BY ${newest('r.')} LIMIT $1`,
+    [limit],
+  );
+  return [...new Set(rows.map((r) => r.subject_id))];
 }

@@ -7,7 +7,8 @@ import type { KnowledgeProvider, KnownSubject } from '../providers/types.ts';
 import type { Topic } from '../method/outcomes.ts';
 import type { ReportRequest } from '../schemas/requests.ts';
 import { normaliseTopic } from '../schemas/topic.ts';
-import { openReportJob } from './jobs.ts';
+import { openNewSubjectJob, openReportJob, type JobRow } from './jobs.ts';
+import { findSubjects, newSubjectRequest } from './new-subject.ts';
 import { isStale } from './read.ts';
 import type { RawJson } from '../json.ts';
 import type { StoredReports } from './stored.ts';
@@ -19,7 +20,10 @@ import type { StoredReports } from './stored.ts';
  *   the key's daily jobs (429) and the spending ceiling (503);
  * - a stored report 90 days old or more → 200 with `stale: true`, and one
  *   refresh job runs (started by the service: it counts against no key);
- * - a name that matches several subjects → 409 with the candidates.
+ * - a name that matches several subjects → 409 with the candidates;
+ * - a name no knowledge source holds → with a model configured, a report job
+ *   (202) that first identifies the name and stores it as a subject
+ *   (core/reports/new-subject.ts); without one, 404 saying how to add it.
  * Each request is for one scope: the subject's whole record (no topic) or one
  * of the method's topics (the schema has refused any other topic with 422).
  * Every step above is taken within that scope: a plain request is answered
@@ -32,29 +36,40 @@ import type { StoredReports } from './stored.ts';
 /** Sends a job to the queue inside the caller's transaction, so a job row never exists without its queue entry. */
 export type Enqueue = (queue: 'report' | 'check', payload: { job_id: string }, tx: PoolClient) => Promise<void>;
 
-export type ReportDeps = { pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits; reports: StoredReports };
+export type ReportDeps = {
+  pool: Pool; knowledge: KnowledgeProvider; enqueue: Enqueue; limits: AdmissionLimits; reports: StoredReports;
+  /** A model is configured: a name no knowledge source holds becomes a job that identifies it, instead of a 404. */
+  identifies?: boolean;
+};
 
 export function candidateOf(s: KnownSubject) {
   return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description };
 }
 
-/** The one subject a request names, or a 404 / 409 that says what to send instead. */
-export async function subjectOfRequest(knowledge: KnowledgeProvider, body: Pick<ReportRequest, 'subject_id' | 'name' | 'kind' | 'urls' | 'handles'>): Promise<KnownSubject> {
+/**
+ * The one subject a request names, or a 404 / 409 that says what to send
+ * instead. With `identifies` (a model is configured), a name no knowledge
+ * source holds gives null: a job will identify it (core/reports/new-subject.ts).
+ */
+export async function subjectOfRequest(
+  knowledge: KnowledgeProvider,
+  body: Pick<ReportRequest, 'subject_id' | 'name' | 'kind' | 'urls' | 'handles'>,
+  opts: { identifies?: boolean } = {},
+): Promise<KnownSubject | null> {
   if (body.subject_id) {
     const s = await knowledge.byId(body.subject_id);
     if (!s) throw new NotFoundError(`No subject ${body.subject_id}. Find subjects with POST /v1/subjects/resolve.`);
     return s;
   }
   const name = body.name?.trim() ?? '';
-  let found = name ? await knowledge.lookup(name, body.kind ?? null) : [];
-  // Identifiers tell namesakes apart (with a name) or name the subject (without one).
-  if (found.length !== 1 && ((body.urls?.length ?? 0) > 0 || (body.handles?.length ?? 0) > 0)) {
-    const identified = await knowledge.byIdentifiers(body.urls ?? [], body.handles ?? []);
-    const narrowed = name ? identified.filter((s) => found.some((f) => f.subject_id === s.subject_id)) : identified.filter((s) => !body.kind || s.kind === body.kind);
-    if (narrowed.length > 0) found = narrowed;
-  }
+  const found = await findSubjects(knowledge, body);
   if (found.length === 0) {
-    throw new NotFoundError(`No subject ${name ? `named "${name}"` : 'with those urls or handles'} is known to the service. The offline engine researches the subjects of its source packs; POST /v1/subjects/resolve lists what it knows.`);
+    if (name && opts.identifies) return null;
+    throw new NotFoundError(
+      name
+        ? `No subject named "${name}" is known to the service, and no model is configured to identify a new name. Add the subject in a source pack (docs/source-packs.md; npm run ingest -- pack.jsonl), or configure a model (MODEL_PROVIDER, MODEL_NAME, MODEL_API_KEY; README, "Research the open web") and ask again. POST /v1/subjects/resolve lists the subjects the service knows.`
+        : `No subject with those urls or handles is known to the service. Send the subject's name too: with a model configured, a new name is identified and researched; offline, add the subject in a source pack (docs/source-packs.md).`,
+    );
   }
   if (found.length > 1) {
     throw new ConflictError(`"${name}" matches ${found.length} subjects; resend with the subject_id of the one you mean.`, { candidates: found.map(candidateOf) });
@@ -80,14 +95,29 @@ async function startJob(deps: ReportDeps, tx: PoolClient, keyId: number | null, 
 }
 
 export async function requestReport(deps: ReportDeps, keyId: number, body: ReportRequest, now = new Date()): Promise<ReportAnswer> {
-  const subject = await subjectOfRequest(deps.knowledge, body);
+  const subject = await subjectOfRequest(deps.knowledge, body, { identifies: deps.identifies ?? false });
   const topic = normaliseTopic(body.topic);
+  if (!subject) {
+    // A new name: nothing is stored for it yet; the job identifies it first, and counts like any report job.
+    const job = await withTransaction(deps.pool, async (tx) => {
+      const { job, created } = await openNewSubjectJob(tx, { keyId, topic, request: { ...jobRequest(body, topic), ...newSubjectRequest(body) } });
+      if (created) {
+        await admitJob(tx, keyId, deps.limits);
+        await deps.enqueue('report', { job_id: job.id }, tx);
+      }
+      return job;
+    });
+    return accepted(job);
+  }
   const stored = body.refresh ? null : await deps.reports.latestFor(subject.subject_id, topic, now);
   if (stored) {
     if (isStale(stored.generatedAt, now)) await refreshInBackground(deps, subject.subject_id, topic, body);
     return { status: 200, body: stored.json };
   }
-  const job = await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, topic, jobRequest(body, topic)));
+  return accepted(await withTransaction(deps.pool, (tx) => startJob(deps, tx, keyId, subject.subject_id, topic, jobRequest(body, topic))));
+}
+
+function accepted(job: JobRow): ReportAnswer {
   return { status: 202, body: { job_id: job.id, status: job.status === 'running' ? 'running' : 'queued', poll: `/v1/reports/${job.id}` } };
 }
 

@@ -35,6 +35,10 @@ export const ProblemSchema = z
     instance: z.string().optional().describe('The request path the problem occurred on.'),
     retry_after: z.number().int().optional().describe('Seconds to wait before retrying (429 and some 503).'),
     candidates: z.array(z.unknown()).optional().describe('On 409: the subjects the name matches; resend with one `subject_id`.'),
+    required_scope: z.string().optional().describe('On 403 `insufficient-scope`: the scope the route needs.'),
+    key_scopes: z.array(z.string()).optional().describe('On 403 `insufficient-scope`: the scopes the key has.'),
+    missing: z.array(z.string()).optional().describe('On 409 `review-incomplete`: the claim ids that still need a review before the report can be signed off.'),
+    current_version: z.string().optional().describe('On 409 `claim-changed` and `review-conflict` for a claim: the claim\'s current `review.version`.'),
   })
   .describe('RFC 9457 problem details, served as `application/problem+json`, for every error except 422.')
   .meta({ id: 'Problem' });

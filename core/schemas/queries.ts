@@ -35,7 +35,7 @@ export const ResponsesQuerySchema = z.object({
 
 export const ExportQuerySchema = z.object({
   format: z.enum(['jsonl', 'csv']).default('jsonl').describe('`jsonl` (default) or `csv`.'),
-  table: z.enum(['claims', 'scores']).default('claims').describe('For `csv`: which table, `claims` (default) or `scores`.'),
+  table: z.enum(['claims', 'scores', 'reviews']).default('claims').describe('For `csv`: which table, `claims` (default), `scores`, or `reviews` (the review record: every review, sign-off and reply decision).'),
   subject_id: SubjectIdSchema.optional().describe('Only this subject.'),
   include_demo: queryBool(false, 'Include demo subjects (left out by default).'),
 });

@@ -3,6 +3,7 @@ import { ClaimTypeSchema, OutcomeSchema, LabelVerdictSchema, TopicSchema } from 
 import { CaveatSchema, FeaturedClaimSchema, HeadlineScoreSchema, ScoreEntrySchema } from '../method/score.ts';
 import { JobStatusSchema, PagingSchema, RESPONSES_INLINE, SubjectKindSchema } from './common.ts';
 import { MeasurementSchema } from './demo.ts';
+import { ClaimMachineVerdictSchema, ClaimReviewStateSchema, REPLY_STATUSES, ReplyDecisionSchema, ReportReviewSummarySchema, ReviewStatusSchema } from './review-state.ts';
 export { DemoSchema, MeasurementSchema } from './demo.ts';
 
 /** The service's resources as they go out. Response schemas strip anything unlisted. */
@@ -81,7 +82,8 @@ export const ClaimResponseSchema = z
     statement: z.string().describe('The reply or correction, as sent.'),
     counter_evidence_url: z.string().nullable().describe('The counter-evidence link (http or https), as sent; null when none.'),
     received_at: z.string().describe('ISO 8601 timestamp.'),
-    status: z.string().describe('`response received, not yet reviewed` until a person has reviewed it.'),
+    status: z.string().describe(`\`${REPLY_STATUSES[0]}\` until a person has reviewed it; then \`${REPLY_STATUSES[1]}\` or \`${REPLY_STATUSES[2]}\`, with the reviewer's note in \`review\`.`),
+    review: ReplyDecisionSchema.nullable().describe('The reviewer\'s decision and published note; null until a person has reviewed the reply.'),
   })
   .describe('A reply or correction stored against a claim. Shown as sent, not checked by the service; the key that sent it is not shown.')
   .meta({ id: 'ClaimResponse' });
@@ -113,8 +115,13 @@ export const ClaimSchema = z
       .describe(`The claim's ${RESPONSES_INLINE} newest replies, newest first (all of them when it has no more). \`responses_total\` says how many it has; \`responses_url\` lists them all.`),
     responses_total: z.number().int().min(0).describe('How many replies the claim has in all.'),
     responses_url: z.string().describe('Path of every reply to the claim, newest first, a page at a time: `/v1/claims/<claim_id>/responses`.'),
-    review_status: REVIEW,
+    review_status: ReviewStatusSchema,
+    machine_verdict: ClaimMachineVerdictSchema,
+    review: ClaimReviewStateSchema,
   })
+  .describe(
+    'A claim and its verdict. `outcome` and `rationale` are the verdict that stands: the machine\'s while `review_status` is `machine-generated, unreviewed`, the reviewer\'s once it is `reviewed` (the machine\'s is kept beside it in `machine_verdict`). A review holds for the version of the claim it was made on: when a remade report changes the claim\'s quote, fixed test or evidence, the claim is unreviewed again and `review.lapsed` says why.',
+  )
   .meta({ id: 'Claim' });
 
 export const ReportSchema = z
@@ -133,7 +140,8 @@ export const ReportSchema = z
       .describe('Scores by claim type, and overall. A type with no claims is left out.'),
     featured_claims: z.array(FeaturedClaimSchema),
     caveats: z.array(CaveatSchema),
-    review_status: REVIEW,
+    review_status: ReviewStatusSchema,
+    review: ReportReviewSummarySchema,
   })
   .meta({ id: 'Report' });
 
@@ -347,6 +355,7 @@ export const StatusSchema = z
       spent_usd: z.number(),
       limit_usd: z.number(),
       remaining_usd: z.number(),
+      calls: z.number().int().min(0).describe('Paid calls counted in today\'s spend (each model call; an answer from the model cache is neither paid nor counted).'),
     }),
     model_price: z
       .object({

@@ -7,7 +7,8 @@ import { httpUrl } from './links.ts';
  * maps the method's five resolved outcomes onto ratings 5 (true) to 1 (false);
  * `unresolvable` and `pending` settle nothing, so their ClaimReview carries a
  * rating with no number, only its name. Every rating's name carries the review
- * label, since a consumer that shows the verdict must show the label with it.
+ * label, since a consumer that shows the verdict must show the label with it;
+ * a verdict a person has reviewed carries `reviewed` in its place.
  */
 
 export const OUTCOME_LABELS: Readonly<Record<Outcome, string>> = Object.freeze({
@@ -44,8 +45,8 @@ const MEANINGS: Readonly<Record<Outcome, string>> = Object.freeze({
   pending: 'The claim is not yet due; it is not scored. No rating value is given.',
 });
 
-export function ratingName(outcome: Outcome): string {
-  return `${OUTCOME_LABELS[outcome]} (${REVIEW_LABEL})`;
+export function ratingName(outcome: Outcome, reviewStatus: string = REVIEW_LABEL): string {
+  return `${OUTCOME_LABELS[outcome]} (${reviewStatus})`;
 }
 
 /** The whole scale, in the method's order, as the rating-scale page lists it. */
@@ -66,6 +67,8 @@ export type ClaimReviewInput = {
   rationale: string;
   said_on: string | null;
   source: { url: string; title: string | null; outlet: string | null };
+  /** The label, or `reviewed`: the verdict's own status (the label when absent). */
+  review_status?: string;
 };
 
 export type ClaimReviewContext = {
@@ -102,7 +105,7 @@ export function claimReview(c: ClaimReviewInput, ctx: ClaimReviewContext): Recor
     reviewRating: {
       '@type': 'Rating',
       ...(rating === undefined ? {} : { ratingValue: rating, bestRating: BEST_RATING, worstRating: WORST_RATING }),
-      alternateName: ratingName(c.outcome),
+      alternateName: ratingName(c.outcome, c.review_status),
       ratingExplanation: c.rationale,
     },
   };

@@ -9,22 +9,24 @@ import { methodVersion } from '../method/version.ts';
 
 /**
  * The nightly export files: every published subject's latest report as JSON
- * Lines and as the two CSV tables (claims, scores), the same records as
+ * Lines and as the CSV tables (claims, scores, and the review record:
+ * reviews), the same records as
  * GET /v1/export (core/export.ts), with a manifest giving the date, the method
  * version, the counts and each file's size and sha256. One night's files live
  * in `exports/<date>/` of the site; `exports/latest.json` is the newest
- * manifest. All three files are written from one database snapshot (the
+ * manifest. All the files are written from one database snapshot (the
  * caller passes a REPEATABLE READ transaction), so their counts agree.
  */
 
-export type ExportFile = { name: string; path: string; format: 'jsonl' | 'csv'; table: 'claims' | 'scores' | null; media_type: string; bytes: number; sha256: string; records: number };
+export type ExportFile = { name: string; path: string; format: 'jsonl' | 'csv'; table: 'claims' | 'scores' | 'reviews' | null; media_type: string; bytes: number; sha256: string; records: number };
 export type ExportManifest = {
   date: string;
   generated_at: string;
   method_version: string;
   include_demo: false;
   review_status_note: string;
-  counts: { subjects: number; reports: number; scores: number; claims: number };
+  /** `reviews`: entries of the review record (absent from manifests written before it existed). */
+  counts: { subjects: number; reports: number; scores: number; claims: number; reviews?: number };
   files: ExportFile[];
   manifest_path: string;
 };
@@ -66,7 +68,7 @@ export async function writeExport(db: Queryable, dir: string, date: string, now 
   if (!DATE.test(date)) throw new Error(`bad export date ${date}`);
   await mkdir(dir, { recursive: true });
   const base: Omit<ExportOptions, 'format' | 'table'> = { includeDemo: false };
-  const counts = { subjects: 0, reports: 0, scores: 0, claims: 0 };
+  const counts = { subjects: 0, reports: 0, scores: 0, claims: 0, reviews: 0 };
   const reports = new Set<string>();
   const files: ExportFile[] = [];
   const sitePath = (name: string) => `/exports/${date}/${name}`;
@@ -77,18 +79,20 @@ export async function writeExport(db: Queryable, dir: string, date: string, now 
     if (rec.record === 'subject') counts.subjects++;
     else if (rec.record === 'score') counts.scores++;
     else if (rec.record === 'claim') counts.claims++;
-    if (rec.report_id) reports.add(rec.report_id);
+    else if (rec.record === 'review') counts.reviews++;
+    // A review record may name any report the subject ever had: only exported reports count.
+    if (rec.report_id && rec.record !== 'review') reports.add(rec.report_id);
   });
   counts.reports = reports.size;
-  files.push({ name: jsonl, path: sitePath(jsonl), format: 'jsonl', table: null, media_type: 'application/x-ndjson', ...j, records: counts.subjects + counts.scores + counts.claims });
-  for (const table of ['claims', 'scores'] as const) {
+  files.push({ name: jsonl, path: sitePath(jsonl), format: 'jsonl', table: null, media_type: 'application/x-ndjson', ...j, records: counts.subjects + counts.scores + counts.claims + counts.reviews });
+  for (const table of ['claims', 'scores', 'reviews'] as const) {
     const name = `reliability-${table}-${date}.csv`;
     const c = await writeLines(path.join(dir, name), exportLines(db, { ...base, format: 'csv', table }));
-    files.push({ name, path: sitePath(name), format: 'csv', table, media_type: 'text/csv', ...c, records: table === 'claims' ? counts.claims : counts.scores });
+    files.push({ name, path: sitePath(name), format: 'csv', table, media_type: 'text/csv', ...c, records: counts[table] });
   }
   const manifest: ExportManifest = {
     date, generated_at: now.toISOString(), method_version: methodVersion(), include_demo: false,
-    review_status_note: 'Every score and verdict in these files is machine-generated, unreviewed (each record carries review_status).',
+    review_status_note: 'Every score and verdict in these files is machine-generated, unreviewed unless its review_status says reviewed (each record carries review_status); the reviews table and the review records are the record of every review, sign-off and reply decision.',
     counts, files, manifest_path: sitePath('manifest.json'),
   };
   await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

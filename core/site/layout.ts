@@ -7,24 +7,30 @@ import path from 'node:path';
 
 /**
  * The static site's folder (DATA_DIR/site) and how a new version of the site
- * is published. Every version is a folder of its own under `builds/`;
- * `current` is a symbolic link to the live one, replaced in one rename, so a
- * reader sees the old site or the new one, never half of either, and a build
- * that fails leaves `current` (the last good site) untouched.
+ * is published. Every full build is a folder of its own under `builds/`;
+ * `current` is a symbolic link to the live one, replaced in one rename, and a
+ * build that fails leaves the last good site untouched.
  *
  *   current -> builds/<id>       the live version
  *   builds/<id>/client/          the public site, served at / (copy this to a static host or CDN)
  *   builds/<id>/server/          the page renderer (@astrojs/node middleware bundle) of that build
- *   builds/<id>/build.json       what the version holds (BuildManifest)
+ *   builds/<id>/build.json       the live version of that folder (BuildManifest)
+ *   builds/<id>/versions/        every version published in that folder, one manifest each, never changed
+ *   builds/<id>/data/            page data the next incremental build starts from (index, browse letters)
+ *   builds/<id>/journal/         a version being published in place (jobs/site/journal.ts)
  *   work/                        data handed to a full Astro build, deleted after it
  *   cache/                       Astro's cache
  *   node_modules -> <project>/node_modules   where the renderer bundle finds its dependencies
  *   .lock                        held by the one process building
  *
- * A version derived from the current one (an incremental build, a night's
- * export) starts as a copy made of hard links (fast, no extra space), and only
- * replaces files, always by rename: a replaced file is a new inode, so the
- * older version, which may still be serving, never changes under a reader.
+ * A full build makes a new folder and swaps `current` to it. An incremental
+ * build publishes in place, in the live folder: each changed file replaced
+ * by one rename, after every file was staged and the version committed
+ * (jobs/site/journal.ts), so its cost is the pages it changes, whatever the
+ * site's size. A night's export starts a new folder as a copy made of hard
+ * links (no extra space) and swaps `current` to it. Every file is replaced
+ * by rename: a replaced file is a new inode, so a reader that opened the old
+ * one reads it whole.
  */
 
 export type BuildManifest = {
@@ -34,9 +40,14 @@ export type BuildManifest = {
   /** Hash of everything that shapes the pages except their data (site code, methodology text, method version). */
   site_version: string;
   based_on: string | null;
-  /** Report ids whose pages the version holds, and the replies shown on them. */
-  report_ids: string[];
-  response_ids: string[];
+  /**
+   * The database snapshot (pg_current_snapshot()) the version was built from:
+   * a report, reply or review written by a transaction not visible in it is
+   * new to the version (jobs/site/changes.ts). Null (or absent: a site
+   * published before snapshots were recorded): only a full build can bring
+   * it up to date.
+   */
+  db_snapshot: string | null;
   measurement_at: string | null;
   pages: number;
   rendered: number;

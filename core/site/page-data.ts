@@ -1,5 +1,10 @@
+import { VERSION_COLUMNS, type ClaimVersion } from '../claims.ts';
 import type { Queryable } from '../db/pool.ts';
 import { REVIEW_LABEL, type Outcome } from '../method/outcomes.ts';
+import type { HeadlineScore } from '../method/score.ts';
+import { withReviews, type ReviewFields } from '../reviews/claims.ts';
+import { REVIEW_WEIGHT_POINTS } from '../reviews/weights.ts';
+import { REVIEWED, type ReplyDecision } from '../schemas/review-state.ts';
 import { latestMeasurement, measurementNote, type Measurement } from '../methodology.ts';
 import { methodVersion } from '../method/version.ts';
 import { withResponses, type WithResponses } from '../responses.ts';
@@ -26,28 +31,48 @@ export type ScoreView = { type: string; label: string; score: number; interval_8
 export type EvidenceView = { url: string; href: string | null; publisher: string | null; published: string | null; quote: string; independent_of_subject: boolean };
 export type ResponseView = {
   response_id: string; name: string; role: string | null; statement: string; counter_evidence_url: string | null; href: string | null; received_at: string; status: string;
+  /** The reviewer's decision and published note; null until the reply is reviewed. */
+  review: ReplyDecision | null;
+};
+/**
+ * Where a claim stands in editorial review, for the page: `reviewed` (with
+ * who, when, whether the machine's outcome was confirmed or corrected, and
+ * the machine's verdict kept beside), or unreviewed, perhaps because an
+ * earlier review lapsed (`lapsed_reason`).
+ */
+export type ClaimReviewView = {
+  reviewed: boolean; decision: 'confirmed' | 'corrected' | null; reviewer: string | null; reviewed_on: string | null;
+  machine_outcome: Outcome; machine_outcome_label: string; machine_rationale: string; lapsed_reason: string | null;
 };
 export type ClaimView = {
   claim_id: string; claim_type: string; topic: string; quote: string; quote_verified: boolean; said_on: string | null;
   source: { url: string; href: string | null; title: string | null; outlet: string | null; published: string | null };
   resolution_criteria: string; due: string | null; outcome: Outcome; outcome_label: string; on_time: boolean | null; rationale: string;
-  evidence: EvidenceView[]; judges_disagree: boolean; review_status: string;
+  evidence: EvidenceView[]; judges_disagree: boolean; review_status: string; review: ClaimReviewView;
   /** The claim's newest replies (RESPONSES_INLINE at most), newest first; `responses_total` counts them all, and `responses_url` (the API's paged list) holds them all. */
   responses: ResponseView[]; responses_total: number; responses_url: string;
   /** schema.org ClaimReview of the verdict, serialised for a script element (see claim-review.ts). */
   claim_review_json: string;
 };
 export type SubjectRef = { subject_id: string; name: string; kind: string; description: string | null; path: string };
+/** A report's editorial review, for its page: how many of its claims are reviewed, and once signed off, by whom and the machine's headline beside the reviewed one. */
+export type ReportReviewView = {
+  claims_total: number; claims_reviewed: number; signed_off_by: string | null; signed_off_on: string | null; note: string | null;
+  machine_score: Headline | null; weight_threshold: number;
+};
 export type ReportPage = {
   view: 'report'; path: string; common: Common; report_id: string; generated_at: string; generated_on: string; method_version: string; review_status: string;
   /** Null for a report on the subject's whole record; otherwise the one topic it scores (a view of its own, never the subject's headline), and its label. */
   topic: Topic | null; topic_label: string | null;
-  subject: SubjectRef; headline: Headline; scores: ScoreView[]; caveats: { code: string; message: string }[];
-  featured: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; outcome_label: string; why_featured: string }[];
+  subject: SubjectRef; headline: Headline; scores: ScoreView[]; caveats: { code: string; message: string }[]; review: ReportReviewView;
+  /** As the report lists them; each with its claim's verdict as it now stands (a claim reviewed since the report was made shows the reviewer's outcome). */
+  featured: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; outcome_label: string; why_featured: string; review_status: string }[];
   claims: ClaimView[]; outcome_counts: { outcome: Outcome; label: string; count: number }[];
 };
 export type ReportSummary = {
   report_id: string; path: string; subject_id: string; generated_at: string; generated_on: string; method_version: string; headline: Headline;
+  /** The label, or `reviewed` once a reviewer has signed the report off. */
+  review_status: string;
   /** As on ReportPage: null for the whole record. */
   topic: Topic | null; topic_label: string | null;
 };
@@ -109,8 +134,9 @@ type StoredReport = {
   subject: { subject_id: string; name: string; kind: string; description: string | null };
   score: Headline; scores: Record<string, StoredScore | undefined>; caveats?: { code: string; message: string }[];
   featured_claims?: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; why_featured: string }[]; review_status?: string;
+  review?: { claims_total: number; claims_reviewed: number; signed_off_by: string | null; signed_off_at: string | null; note: string | null; machine_score: HeadlineScore | null };
 };
-type StoredClaim = Omit<ClaimView, 'source' | 'evidence' | 'responses' | 'responses_total' | 'responses_url' | 'outcome_label' | 'review_status' | 'claim_review_json'> & {
+type StoredClaim = Omit<ClaimView, 'source' | 'evidence' | 'responses' | 'responses_total' | 'responses_url' | 'outcome_label' | 'review_status' | 'review' | 'claim_review_json'> & ReviewFields & {
   source: { url: string; title: string | null; outlet: string | null; published: string | null };
   evidence?: { url: string; publisher: string | null; published: string | null; quote: string; independent_of_subject: boolean }[];
 };
@@ -121,6 +147,14 @@ const topicLabel = (topic: Topic | null): string | null => (topic ? topic.replac
 
 function subjectRef(s: { subject_id: string; name: string; kind: string; description: string | null }): SubjectRef {
   return { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description ?? null, path: pagePath({ view: 'subject', key: s.subject_id }) };
+}
+
+function claimReviewView(cl: StoredClaim): ClaimReviewView {
+  const m = cl.machine_verdict;
+  return {
+    reviewed: cl.review_status === REVIEWED, decision: cl.review.decision, reviewer: cl.review.reviewer, reviewed_on: cl.review.reviewed_at?.slice(0, 10) ?? null,
+    machine_outcome: m.outcome, machine_outcome_label: OUTCOME_LABELS[m.outcome] ?? m.outcome, machine_rationale: m.rationale, lapsed_reason: cl.review.lapsed?.reason ?? null,
+  };
 }
 
 function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[], c: Common, siteUrl: string | null): ReportPage {
@@ -134,10 +168,12 @@ function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[],
     resolution_criteria: cl.resolution_criteria, due: cl.due ?? null, outcome: cl.outcome, outcome_label: OUTCOME_LABELS[cl.outcome] ?? cl.outcome,
     on_time: cl.on_time ?? null, rationale: cl.rationale,
     evidence: (cl.evidence ?? []).map((e) => ({ url: e.url, href: httpUrl(e.url), publisher: e.publisher ?? null, published: e.published ?? null, quote: e.quote, independent_of_subject: e.independent_of_subject })),
-    judges_disagree: cl.judges_disagree, review_status: REVIEW_LABEL,
+    judges_disagree: cl.judges_disagree, review_status: cl.review_status, review: claimReviewView(cl),
     responses: cl.responses.map((x) => ({ ...x, href: httpUrl(x.counter_evidence_url) })), responses_total: cl.responses_total, responses_url: cl.responses_url,
     claim_review_json: jsonForScript(claimReview(cl, { pagePath: path, siteUrl, published: generatedOn, subject: r.subject })),
   }));
+  const byId = new Map(views.map((v) => [v.claim_id, v]));
+  const rv = r.review;
   const counts = new Map<Outcome, number>();
   for (const v of views) counts.set(v.outcome, (counts.get(v.outcome) ?? 0) + 1);
   return {
@@ -148,7 +184,16 @@ function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[],
       return e ? [{ type: t, label: TYPE_LABELS[t]!, score: e.score, interval_80: e.interval_80, n_resolved: e.n_resolved, confidence: e.confidence }] : [];
     }),
     caveats: r.caveats ?? [],
-    featured: (r.featured_claims ?? []).map((f) => ({ claim_id: f.claim_id, quote: f.quote, claim_type: f.claim_type, outcome: f.outcome, outcome_label: OUTCOME_LABELS[f.outcome] ?? f.outcome, why_featured: f.why_featured })),
+    review: {
+      claims_total: rv?.claims_total ?? views.length, claims_reviewed: rv?.claims_reviewed ?? views.filter((v) => v.review.reviewed).length,
+      signed_off_by: rv?.signed_off_by ?? null, signed_off_on: rv?.signed_off_at?.slice(0, 10) ?? null, note: rv?.note ?? null,
+      machine_score: rv?.machine_score ?? null, weight_threshold: REVIEW_WEIGHT_POINTS,
+    },
+    featured: (r.featured_claims ?? []).map((f) => {
+      const now = byId.get(f.claim_id);
+      const outcome = now?.outcome ?? f.outcome;
+      return { claim_id: f.claim_id, quote: f.quote, claim_type: f.claim_type, outcome, outcome_label: OUTCOME_LABELS[outcome] ?? outcome, why_featured: f.why_featured, review_status: now?.review_status ?? REVIEW_LABEL };
+    }),
     claims: views,
     outcome_counts: [...counts].map(([outcome, count]) => ({ outcome, label: OUTCOME_LABELS[outcome] ?? outcome, count })),
   };
@@ -159,12 +204,13 @@ export async function reportPages(db: Queryable, ids: readonly string[], c: Comm
   if (ids.length === 0) return [];
   const rows = (await reportsByIds(db, ids, o)) as PageReportRow[];
   const claimRows = (
-    await db.query<{ report_id: string; claim_id: string; data: StoredClaim }>(
-      'SELECT report_id, claim_id, data FROM claims WHERE report_id = ANY($1::text[]) ORDER BY report_id, position',
+    await db.query<{ report_id: string; claim_id: string; data: Record<string, unknown> } & ClaimVersion>(
+      `SELECT report_id, claim_id, data, ${VERSION_COLUMNS.join(', ')} FROM claims WHERE report_id = ANY($1::text[]) ORDER BY report_id, position`,
       [rows.map((r) => r.id)],
     )
   ).rows;
-  const joined = await withResponses(db, claimRows.map((r) => ({ ...r.data, claim_id: r.claim_id, report_id: r.report_id })));
+  const reviewed = await withReviews(db, claimRows);
+  const joined = await withResponses(db, reviewed.map((cl, i) => ({ ...(cl as unknown as StoredClaim), report_id: claimRows[i]!.report_id })));
   const byReport = new Map<string, typeof joined>();
   for (const cl of joined) byReport.set(cl.report_id, [...(byReport.get(cl.report_id) ?? []), cl]);
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -183,16 +229,19 @@ export async function reportPages(db: Queryable, ids: readonly string[], c: Comm
  */
 export type Summaries = { subjects: Map<string, SubjectRef & { aliases: string[] }>; reports: ReportSummary[] };
 
-export async function loadSummaries(db: Queryable): Promise<Summaries> {
+/** Every published subject's, or (`subjectIds`) only these subjects' (an incremental build's few pages). */
+export async function loadSummaries(db: Queryable, o: { subjectIds?: readonly string[] } = {}): Promise<Summaries> {
   const subjects = new Map<string, SubjectRef & { aliases: string[] }>();
   const s = await db.query<{ id: string; name: string; kind: string; description: string | null; aliases: string[] }>(
     `SELECT s.id, s.name, s.kind, s.description, s.aliases FROM subjects s
-      WHERE NOT s.demo AND EXISTS (SELECT 1 FROM reports r WHERE r.subject_id = s.id) ORDER BY s.id`,
+      WHERE NOT s.demo AND EXISTS (SELECT 1 FROM reports r WHERE r.subject_id = s.id) ${o.subjectIds ? 'AND s.id = ANY($1::text[])' : ''} ORDER BY s.id`,
+    o.subjectIds ? [o.subjectIds] : [],
   );
   for (const r of s.rows) subjects.set(r.id, { ...subjectRef({ subject_id: r.id, name: r.name, kind: r.kind, description: r.description }), aliases: r.aliases });
-  const reports = (await reportSummaries(db)).map((x) => ({
+  const reports = (await reportSummaries(db, o)).map((x) => ({
     report_id: x.id, path: pagePath({ view: 'report', key: x.id }), subject_id: x.subject_id, generated_at: x.generated_at.toISOString(),
-    generated_on: x.generated_at.toISOString().slice(0, 10), method_version: x.method_version, headline: x.score as Headline, topic: x.topic, topic_label: topicLabel(x.topic),
+    generated_on: x.generated_at.toISOString().slice(0, 10), method_version: x.method_version, headline: x.score as Headline, review_status: x.review_status ?? REVIEW_LABEL,
+    topic: x.topic, topic_label: topicLabel(x.topic),
   }));
   return { subjects, reports };
 }
@@ -229,10 +278,15 @@ export function browsePage(sum: Summaries, letter: string, c: Common, latest = l
 
 export const INDEX_LATEST = 20;
 
-export function indexPage(sum: Summaries, c: Common, latestExport: ExportManifest | null): IndexPage {
-  const letters = [...browseLetters(sum)].sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)));
+/**
+ * `totals`: the site's counts and browse letters, when `sum` holds only some
+ * subjects (an incremental build: the subjects of the newest reports, with
+ * the counts carried from the live version's index).
+ */
+export function indexPage(sum: Summaries, c: Common, latestExport: ExportManifest | null, totals?: { counts: IndexPage['counts']; letters: Map<string, number> }): IndexPage {
+  const letters = [...(totals?.letters ?? browseLetters(sum))].sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)));
   return {
-    view: 'index', path: '/', common: c, counts: { subjects: sum.subjects.size, reports: sum.reports.length },
+    view: 'index', path: '/', common: c, counts: totals?.counts ?? { subjects: sum.subjects.size, reports: sum.reports.length },
     // The newest reports on subjects' whole records: a score listed by a subject's name is its headline, so reports on one topic are on subject pages only.
     latest: sum.reports.filter((r) => r.topic === null).slice(0, INDEX_LATEST).flatMap((r) => {
       const s = sum.subjects.get(r.subject_id);

@@ -23,6 +23,7 @@ export function scoreStage(claims: readonly JudgedClaim[], topic: Topic | null):
       on_time: c.on_time,
       quote: c.quote,
       said_on: c.said_on ?? '',
+      cluster: c.source.url,
     })),
     { topic },
   );

@@ -1,23 +1,20 @@
-import { access, link, mkdir, readdir } from 'node:fs/promises';
+import { access, link, lstat, mkdir, readdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool, PoolClient } from '../../core/db/pool.ts';
-import { latestMeasurement } from '../../core/methodology.ts';
-import { replyIdsOnReports } from '../../core/responses.ts';
 import { REPO_ROOT } from '../../core/method/version.ts';
 import { readExportManifests } from '../../core/site/exports.ts';
 import {
   clientDir, cloneTree, ensureNodeModulesLink, newBuildId, pruneBuilds, readCurrent, removeTree, siteLayout, swapCurrent, withSiteLock, writeFileAtomic,
   type BuildManifest,
 } from '../../core/site/layout.ts';
-import {
-  browsePage, common, indexPage, letterOf, loadSummaries, methodologyPages, pageCount, pageFile, pageRefOf, reportPages, subjectPage,
-  type PageData,
-} from '../../core/site/page-data.ts';
-import { rendererFor } from '../../core/site/renderer.ts';
+import { pageFile } from '../../core/site/page-data.ts';
 import { writeSnapshot } from '../../core/site/snapshot.ts';
 import { siteVersion } from '../../core/site/version.ts';
 import { runAstroBuild } from './astro.ts';
-import { precompressTree, writeSiteFile } from './precompress.ts';
+import { changesSince, currentSnapshot } from './changes.ts';
+import { planIncremental, publishIncremental } from './incremental.ts';
+import { DATA_DIR, VERSIONS_DIR, recoverJournals } from './journal.ts';
+import { precompressTree } from './precompress.ts';
 import { writeCrawlerFiles } from './sitemap.ts';
 
 /**
@@ -28,16 +25,20 @@ import { writeCrawlerFiles } from './sitemap.ts';
  *   bundle), the nightly exports are carried over, and the new folder goes live.
  *   Run when there is no site yet, when the site version changed (site code,
  *   methodology text, method version), or when asked.
- * - Incremental: the changes since the live version (new reports, new
- *   replies on published claims, a new measurement) are turned into the few
- *   pages they touch: each new report's page, its subject's page, its browse
- *   letter, the index (and the measurement page); those are rendered with the
- *   live version's renderer, the same components Astro built it with, into a
- *   hard-linked copy of the live version, which then goes live. Nothing
- *   changed: nothing is written.
+ * - Incremental: the changes since the live version (reports stored, remade
+ *   or signed off; replies and reviews on published claims; a new
+ *   measurement) are turned into the few pages they touch: each changed
+ *   report's page, its subject's page, its browse letter, the index (and the
+ *   measurement page); those are rendered with the live version's renderer,
+ *   the same components Astro built it with, and published in place in the
+ *   live folder (jobs/site/incremental.ts, jobs/site/journal.ts): the cost is
+ *   those pages, whatever the site's size. Nothing changed: nothing is
+ *   written.
  *
- * One build at a time per site folder (withSiteLock). Any failure removes the
- * new folder and leaves the live version as it was.
+ * One build at a time per site folder (withSiteLock). A full build that fails
+ * removes its new folder; an incremental one that fails before its commit
+ * point removes what it staged, and one cut off after it is finished by the
+ * next build. Either way the live version stays whole.
  */
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
@@ -86,7 +87,13 @@ export function buildSite(pool: Pool, o: SiteOptions, req: BuildRequest): Promis
 
 /** For callers that already hold the site lock (the nightly export). */
 export async function buildLocked(pool: Pool, o: SiteOptions, req: BuildRequest): Promise<BuildResult> {
-  const current = await readCurrent(o.siteDir);
+  // A version whose publishing was cut off (its process died past the commit point) is finished first.
+  let current = await readCurrent(o.siteDir);
+  const finished = current ? await recoverJournals(current.dir) : [];
+  if (finished.length > 0) {
+    o.log?.warn({ versions: finished }, 'finished publishing site versions an earlier build left half-applied');
+    current = await readCurrent(o.siteDir);
+  }
   const started = new Date();
   const t0 = performance.now();
   const full = !current || req.full === true || current.manifest.site_version !== siteVersion();
@@ -121,7 +128,13 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   const oldExports = current ? path.join(clientDir(current.dir), 'exports') : null;
   try {
     const exports = oldExports ? await readExportManifests(oldExports) : [];
-    const snap = await readOnlySnapshot(pool, (tx) => writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports }));
+    const since = current?.manifest.db_snapshot ?? null;
+    const snap = await readOnlySnapshot(pool, async (tx) => ({
+      ...(await writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports })),
+      db_snapshot: await currentSnapshot(tx),
+      // Reports written since the live version: the candidates for "published for the first time".
+      changed: since ? (await changesSince(tx, since)).reports.map((r) => r.id) : null,
+    }));
     const tAstro = performance.now();
     await runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache });
     const tCarry = performance.now();
@@ -133,6 +146,10 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       }
       await linkIfThere(path.join(oldExports, 'latest.json'), path.join(clientDir(dir), 'exports', 'latest.json'));
     }
+    // The index's and browse letters' data, for the incremental builds to come (jobs/site/incremental.ts).
+    await mkdir(path.join(dir, DATA_DIR), { recursive: true });
+    await rename(path.join(data, 'pages', 'index.json'), path.join(dir, DATA_DIR, 'index.json'));
+    await rename(path.join(data, 'pages', 'browse'), path.join(dir, DATA_DIR, 'browse'));
     await writeCrawlerFiles(clientDir(dir), o.siteUrl);
     const tCompress = performance.now();
     await precompressTree(clientDir(dir));
@@ -143,12 +160,18 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     const ms = performance.now() - t0;
     const manifest: BuildManifest = {
       build_id: id, kind: 'full', built_at: new Date().toISOString(), site_version: siteVersion(), based_on: current?.manifest.build_id ?? null,
-      report_ids: snap.report_ids, response_ids: snap.response_ids, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
+      db_snapshot: snap.db_snapshot, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
     };
+    // Reports published for the first time: those the last version had no page for.
+    const newReports: string[] = [];
+    const inSnapshot = new Set(snap.report_ids);
+    for (const rid of snap.changed?.filter((r) => inSnapshot.has(r)) ?? snap.report_ids) {
+      if (!current || !(await exists(path.join(clientDir(current.dir), pageFile({ view: 'report', key: rid }))))) newReports.push(rid);
+    }
+    await writeFileAtomic(path.join(dir, VERSIONS_DIR, `${id}.json`), `${JSON.stringify(manifest)}\n`);
     await publish(o, dir, manifest, current?.manifest.build_id ?? null);
-    const before = new Set(current?.manifest.report_ids ?? []);
     const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, carry_and_sitemap: tCompress - tCarry, precompress: tCheck - tCompress, check_and_publish: performance.now() - tCheck };
-    return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: snap.report_ids.filter((r) => !before.has(r)), phases: rounded(phases) };
+    return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: newReports, phases: rounded(phases) };
   } catch (err) {
     await removeTree(dir);
     throw err;
@@ -157,6 +180,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   }
 }
 
+const exists = (p: string) => lstat(p).then(() => true, () => false);
 const rounded = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
 
 async function linkIfThere(from: string, to: string): Promise<void> {
@@ -166,67 +190,13 @@ async function linkIfThere(from: string, to: string): Promise<void> {
   });
 }
 
-type Plan = { pages: PageData[]; report_ids: string[]; response_ids: string[]; measurement_at: string | null; total: number; added: string[] };
-
-/** What changed since the live version, as the pages to render; null: nothing; 'full': only a full build can say (a report was removed). */
-async function planIncremental(tx: PoolClient, o: SiteOptions, live: BuildManifest, liveDir: string): Promise<Plan | null | 'full'> {
-  const c = common();
-  const sum = await loadSummaries(tx);
-  const published = new Set(live.report_ids);
-  const now = new Set(sum.reports.map((r) => r.report_id));
-  if (live.report_ids.some((id) => !now.has(id))) return 'full';
-  const added = sum.reports.filter((r) => !published.has(r.report_id));
-  const replies = await replyIdsOnReports(tx, [...now]);
-  const knownReplies = new Set(live.response_ids);
-  const replied = replies.filter((r) => !knownReplies.has(r.id));
-  const measurementAt = (await latestMeasurement(tx))?.measured_at ?? null;
-  if (added.length === 0 && replied.length === 0 && measurementAt === live.measurement_at) return null;
-
-  const pages: PageData[] = await reportPages(tx, [...new Set([...added.map((r) => r.report_id), ...replied.map((r) => r.report_id)])], c, o.siteUrl);
-  if (added.length > 0) {
-    const subjects = new Set(added.map((r) => r.subject_id));
-    for (const s of subjects) pages.push(subjectPage(sum, s, c)!);
-    for (const letter of new Set([...subjects].map((s) => letterOf(sum.subjects.get(s)!.name)))) {
-      // None when the letter's only subjects have reports on single topics (no headline to browse by).
-      const browse = browsePage(sum, letter, c);
-      if (browse) pages.push(browse);
-    }
-    const exports = await readExportManifests(path.join(clientDir(liveDir), 'exports'));
-    pages.push(indexPage(sum, c, exports[0] ?? null));
-  }
-  if (measurementAt !== live.measurement_at) pages.push((await methodologyPages(tx, c))[1]);
-  return {
-    pages, report_ids: sum.reports.map((r) => r.report_id), response_ids: [...new Set(replies.map((r) => r.id))].sort(),
-    measurement_at: measurementAt, total: pageCount(sum), added: added.map((r) => r.report_id),
-  };
-}
-
 async function incrementalBuild(pool: Pool, o: SiteOptions, current: NonNullable<Awaited<ReturnType<typeof readCurrent>>>): Promise<BuildResult | null> {
   const t0 = performance.now();
-  const plan = await readOnlySnapshot(pool, (tx) => planIncremental(tx, o, current.manifest, current.dir));
+  const plan = await readOnlySnapshot(pool, (tx) => planIncremental(tx, o, current));
   if (plan === 'full') return null;
   if (plan === null) return { status: 'unchanged', kind: null, build_id: null, pages: current.manifest.pages, rendered: 0, ms: performance.now() - t0, new_reports: [] };
-  const renderer = await rendererFor(current.dir, current.manifest);
-  const id = newBuildId();
-  const dir = path.join(siteLayout(o.siteDir).builds, id);
-  const tClone = performance.now();
-  try {
-    await cloneTree(current.dir, dir);
-    const tRender = performance.now();
-    // writeSiteFile, not writeFileAtomic: the hard-linked .br and .gz copies are the old page's.
-    for (const page of plan.pages) await writeSiteFile(path.join(clientDir(dir), pageFile(pageRefOf(page))), await renderer.render(page));
-    await writeCrawlerFiles(clientDir(dir), o.siteUrl);
-    const tPublish = performance.now();
-    const ms = performance.now() - t0;
-    const manifest: BuildManifest = {
-      build_id: id, kind: 'incremental', built_at: new Date().toISOString(), site_version: current.manifest.site_version, based_on: current.manifest.build_id,
-      report_ids: plan.report_ids, response_ids: plan.response_ids, measurement_at: plan.measurement_at, pages: plan.total, rendered: plan.pages.length, ms: Math.round(ms),
-    };
-    await publish(o, dir, manifest, current.manifest.build_id);
-    const phases = { plan: tClone - t0, clone: tRender - tClone, render: tPublish - tRender, publish: performance.now() - tPublish };
-    return { status: 'published', kind: 'incremental', build_id: id, pages: plan.total, rendered: plan.pages.length, ms: performance.now() - t0, new_reports: plan.added, phases: rounded(phases) };
-  } catch (err) {
-    await removeTree(dir);
-    throw err;
-  }
+  const tPlan = performance.now();
+  const r = await publishIncremental(o, current, plan, t0);
+  const ms = performance.now() - t0;
+  return { status: 'published', kind: 'incremental', build_id: r.manifest.build_id, pages: r.manifest.pages, rendered: r.rendered, ms, new_reports: r.added, phases: { plan: Math.round(tPlan - t0), ...r.phases } };
 }

@@ -2,11 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { PgBoss } from 'pg-boss';
 import { buildApp } from '../../api/app.ts';
 import { loadConfig, type Config } from '../../core/config.ts';
-import { createKey, revokeKey } from '../../core/keys.ts';
+import { createKey, revokeKey, type Scope } from '../../core/keys.ts';
 import { startBoss } from '../../jobs/boss.ts';
 import { COUNTED_QUEUES, PGBOSS_SCHEMA } from '../../jobs/queues.ts';
 import { bossEnqueue } from '../../jobs/enqueue.ts';
 import { startAllWorkers } from '../../jobs/workers.ts';
+import { requestSiteBuild } from '../../jobs/site-build.ts';
 import { closePipelinePool } from '../../jobs/pipeline/cpu-pool.ts';
 import { apiProviders } from '../../core/providers/index.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
@@ -16,8 +17,8 @@ export type TestApp = {
   db: TestDatabase;
   boss: PgBoss;
   config: Config;
-  /** Makes a live key and returns it. */
-  key(name?: string): Promise<string>;
+  /** Makes a live key and returns it: with the default scopes (core/keys.ts DEFAULT_SCOPES) unless others are given. */
+  key(name?: string, scopes?: readonly Scope[]): Promise<string>;
   revoke(name: string): Promise<void>;
   close(): Promise<void>;
 };
@@ -33,6 +34,8 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
   const app = await buildApp({
     config, pool: db.pool, databaseUrl: db.url, bossSchema: PGBOSS_SCHEMA, queues: COUNTED_QUEUES,
     ...(await apiProviders(config, db.pool)), enqueue: bossEnqueue(boss),
+    // A no-op unless this test started the site workers (startAllWorkers).
+    requestSiteBuild: (reason) => requestSiteBuild(boss, { reason }),
   });
   await app.ready();
   return {
@@ -40,8 +43,8 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     db,
     boss,
     config,
-    async key(name = `key-${++counter}`) {
-      return (await createKey(db.pool, name)).key;
+    async key(name = `key-${++counter}`, scopes?: readonly Scope[]) {
+      return (await createKey(db.pool, name, scopes)).key;
     },
     async revoke(name) {
       await revokeKey(db.pool, name);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFactCheckServer, startFakeServer, type FakeServer } from './web-servers.ts';
-import { openaiReply, startOpenAIServer, type FakeModelServer, type RecordedRequest } from './model-servers.ts';
+import { openaiReply, startOpenAIServer, type FakeModelServer, type RecordedRequest, type Reply } from './model-servers.ts';
 
 /**
  * A small simulated web for end-to-end runs of the hosted providers, all on
@@ -15,6 +15,14 @@ import { openaiReply, startOpenAIServer, type FakeModelServer, type RecordedRequ
  *   request's json_schema name, from the prompt it was sent: a stand-in for
  *   a model, deterministic so that tests can say what must come out.
  * `delayMs` makes every model answer that late (the concurrency benchmark).
+ * `extraPages` adds pages to the web (the new-subject tests' subjects), so
+ * that the pages other tests count on stay as they are unless asked.
+ *
+ * The model's identification answers go by the name (all invented): a ferry
+ * company or a transit authority is an organisation; "Senator …" a serving
+ * politician; "Dr …" a public figure; "Ms …" or "Mr …" a private person;
+ * "Failing …" is answered HTTP 500 and "Silent …" never answered (a timeout);
+ * any other name is not identified.
  */
 
 export const SUBJECT = {
@@ -23,7 +31,7 @@ export const SUBJECT = {
   description: 'SAMPLE (invented) public transport operator, for hosted-provider tests.',
 };
 
-type Page = { path: string; title: string; publisher: string; published: string; paragraphs: string[] };
+export type Page = { path: string; title: string; publisher: string; published: string; paragraphs: string[] };
 
 const PAGES: Page[] = [
   {
@@ -96,16 +104,29 @@ function modelAnswer(req: RecordedRequest): unknown {
     // Invented names: a ferry company, a serving senator, a scientist; anything else is unknown.
     const name = String(input.name);
     if (/ferry/i.test(name)) return { identified: true, kind: 'organisation', public_figure: true, serving_politician: false, description: 'SAMPLE (invented) ferry operator.' };
+    if (/transit/i.test(name)) return { identified: true, kind: 'organisation', public_figure: true, serving_politician: false, description: 'SAMPLE (invented) public transport operator.' };
     if (/^senator /i.test(name)) return { identified: true, kind: 'person', public_figure: true, serving_politician: true, description: 'SAMPLE (invented) senator.' };
     if (/^dr /i.test(name)) return { identified: true, kind: 'person', public_figure: true, serving_politician: false, description: 'SAMPLE (invented) scientist.' };
+    if (/^(ms|mr) /i.test(name)) return { identified: true, kind: 'person', public_figure: false, serving_politician: false, description: 'SAMPLE (invented) private individual.' };
     return { identified: false, kind: null, public_figure: false, serving_politician: false, description: null };
   }
   return { error: `unexpected purpose ${purpose}` };
 }
 
-export async function startSimulatedWeb(opts: { delayMs?: number } = {}): Promise<SimulatedWeb> {
+/** The identification call for a "Failing …" name is answered 500, for a "Silent …" name never. */
+function identifyFault(req: RecordedRequest): Reply | null {
+  if (req.body?.response_format?.json_schema?.name !== 'identify') return null;
+  const user = (req.body?.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content ?? '{}';
+  const name = String(JSON.parse(user).name ?? '');
+  if (/^failing /i.test(name)) return openaiReply.error(500, 'The server had an error while processing your request.');
+  if (/^silent /i.test(name)) return { hang: true };
+  return null;
+}
+
+export async function startSimulatedWeb(opts: { delayMs?: number; extraPages?: readonly Page[] } = {}): Promise<SimulatedWeb> {
+  const all = [...PAGES, ...(opts.extraPages ?? [])];
   const pages = http.createServer((req, res) => {
-    const page = PAGES.find((p) => p.path === req.url);
+    const page = all.find((p) => p.path === req.url);
     if (!page) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -114,7 +135,7 @@ export async function startSimulatedWeb(opts: { delayMs?: number } = {}): Promis
   });
   await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
   const pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-  const texts = PAGES.map((p) => ({ p, text: `${p.title} ${p.paragraphs.join(' ')}`.toLowerCase() }));
+  const texts = all.map((p) => ({ p, text: `${p.title} ${p.paragraphs.join(' ')}`.toLowerCase() }));
 
   const search = await startFakeServer((r) => {
     if (r.path !== '/search' || r.query.format !== 'json') return { status: 403, body: 'Forbidden' };
@@ -136,6 +157,8 @@ export async function startSimulatedWeb(opts: { delayMs?: number } = {}): Promis
 
   const model = await startOpenAIServer();
   model.otherwise((req) => {
+    const fault = identifyFault(req);
+    if (fault) return fault;
     const script = openaiReply.answer(modelAnswer(req), { delayMs: opts.delayMs ?? 0, usage: { prompt_tokens: 400, completion_tokens: 60 } });
     return typeof script === 'function' ? script(req) : script;
   });
