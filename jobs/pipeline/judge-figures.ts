@@ -1,8 +1,8 @@
 import { FIGURE_BANDS } from './criteria.ts';
 import { readQuantities, type Reading } from './quantities.ts';
 import { partMeets } from './periods.ts';
-import { derivedChanges, isTableRow, readTableRow } from './table-figures.ts';
-import { figureBelongsToOther } from './grounding.ts';
+import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
+import { figureBelongsToOther, sentenceAbout } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
 import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
 import type { ClaimType } from './types.ts';
@@ -139,6 +139,16 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
   return outcomes.reduce(nearMixed);
 }
 
+/**
+ * Whether a figure is for a calendar year that had not ended when a claim in the past tense was made
+ * ("net debt ended the year at $1.06 billion" in 2025's results, against "we ended the year with…" said in
+ * February 2025): only its own calendar years, with no month or quarter named.
+ */
+function unfinishedYear(e: Reading, date: string): boolean {
+  if (e.months.size > 0 || e.part !== null || e.years.size === 0) return false;
+  return [...e.years].every((y) => /^\d{4}$/.test(y) && `${y}-12-01` > date);
+}
+
 /** Whether a figure's period ends after a date (YYYY-MM-DD): its latest month, else its latest calendar year. */
 function laterThan(e: Reading, date: string): boolean {
   const month = date.slice(0, 7);
@@ -174,14 +184,17 @@ export function figuresJudge(input: JudgeInput): Finding {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
     for (const item of items) {
       for (const sentence of item.sentences) {
-        const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header) : [];
+        const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header, sinceYear(claim.quote)) : [];
         for (const e of [...evidenceFigures(sentence, item.table_header), ...derived]) {
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
-          const score = matchScore(c, e, claim.claim_type);
-          if (score === null) continue;
+          const matched = matchScore(c, e, claim.claim_type);
+          if (matched === null) continue;
+          // A sentence or table row that names the subject outranks one that is about it only by carrying on from
+          // an earlier sentence ("Suppliers installed 1.17 million meters" beside "Brightwell Energy | 158,300").
+          const score = matched + (input.actors && sentenceAbout(sentence, input.actors, item.publisher) === 'actor' ? 2 : 0);
           // A statement of fact is checked against its own time: a figure for a later period ("31,600 metres
           // between April 2023 and February 2025", against a claim made in 2024) measures something else.
-          if (claim.claim_type === 'factual' && laterThan(e, claim.said_on)) continue;
+          if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || unfinishedYear(e, claim.said_on))) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };

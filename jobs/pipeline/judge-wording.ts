@@ -23,6 +23,9 @@ const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'she
 const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
+const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
+const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (?:our|its|their) (?:history|\d+-year history)|on record|of all time|since records began)\b|\brecord (?:high|low|number|total|year)\b`, 'i');
+const NOT_RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,40}\bsince\s+(?:(?:19|20)\d\d|records)\b(?!\s+began)|\b(?:second|third|fourth)[\s-]+${SUPERLATIVE}\b`, 'i');
 const EVERY_PERIOD = /\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month|week|season)\b|\bin each of the\b/i;
 const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
 const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
@@ -137,6 +140,12 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
       say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} in ${moved.noun} where the claim has a ${moved.dir > 0 ? 'rise' : 'fall'}`);
       return out;
     }
+  }
+  // "our highest total ever" against "its most since 2019/20": a record the source says is not one. With a
+  // figure beside the record ("436 homes, our highest ever"), the figure is the figures judge's: the claim is then mixed at best.
+  if (claim.claim_type === 'factual' && RECORD.test(claim.quote) && NOT_RECORD.test(sentence) && plain.length >= 2) {
+    say(checkedFigures(claim.quote, claim.claim_type).length ? 'partial' : 'against', 'reports it is not a record');
+    return out;
   }
   if (sharedNouns.length < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
   // "We have not had a single finding of severe maladministration since April 2024": a source that reports

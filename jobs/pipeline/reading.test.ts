@@ -117,3 +117,31 @@ describe('a run that was broken', () => {
     expect(v.outcome).not.toBe('false');
   });
 });
+
+describe('records, runs of years and the year a claim speaks of', () => {
+  const homes = { name: 'Kelby Homes', kind: 'organisation' as const, aliases: [], urls: ['https://kelby-homes.example'] };
+  const said = (text: string, published: string) => candidateClaims({ url: 'https://kelby-homes.example/news/a', title: 'News', publisher: 'Kelby Homes', published, speakers: ['Kelby Homes'], text }, homes)[0]!;
+  const regulator = (quote: string, published: string): EvidenceItem => ({ url: `https://regulator.example/${(n += 1)}`, publisher: 'Housing Standards Regulator', published, quote, independent_of_subject: true, relevance: 0.5 });
+
+  it('a figure right and a record that is not one is mixed', () => {
+    const c = said('We completed 436 new homes in 2024/25, our highest total ever.', '2025-06-01');
+    expect(judgeClaim(c, [regulator('Kelby Homes completed 431 new homes in 2024/25, its most since 2019/20, when it completed 452.', '2025-09-18')], '2026-01-01').outcome).toBe('mixed');
+  });
+
+  it('a record the source confirms is not made mixed', () => {
+    const c = said('We completed 436 new homes in 2024/25, our highest total ever.', '2025-06-01');
+    expect(judgeClaim(c, [regulator('Kelby Homes completed 431 new homes in 2024/25.', '2025-09-18')], '2026-01-01').outcome).toBe('true');
+  });
+
+  it('a change "since 2019" is computed from the levels a source dates in prose, leaving out a year not yet over', () => {
+    const c = said('Use of our homes scheme has grown by a third since 2019.', '2024-06-20');
+    const v = judgeClaim(c, [regulator('Use of the Kelby Homes scheme rose to 17.2 thousand in 2024, up from 15.6 thousand in 2023 and 12.0 thousand in 2019.', '2024-09-01')], '2025-01-01');
+    // 12.0 → 15.6 is +30%: "a third" is 11% off. (12.0 → 17.2, +43%, is for 2024, not over when it was said.)
+    expect(v.outcome).toBe('mostly_false');
+  });
+
+  it('a past-tense claim about "the year" is not held to a year that had not ended', () => {
+    const c = said('We ended the year with net debt of $1.2 billion.', '2025-02-20');
+    expect(judgeClaim(c, [regulator('Kelby Homes returned $480 million to shareholders in 2025; net debt ended the year at $1.06 billion.', '2025-12-20')], '2026-01-01').outcome).toBe('unresolvable');
+  });
+});
