@@ -138,6 +138,7 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
 
 // Verbs of a level changing: "bills will rise" forecasts a figure; "the stand will open" commits to a deed.
 const LEVEL_VERBS = new Set(['rise', 'fall', 'increase', 'decrease', 'grow', 'drop', 'decline', 'climb', 'peak', 'slow', 'ease', 'recover', 'double', 'halve', 'exceed', 'top', 'reach', 'remain', 'hit', 'improve', 'worsen', 'shrink', 'slip', 'soar', 'surge', 'plunge', 'fluctuate', 'average', 'go', 'come', 'be']);
+const BODY_WORDS = 'company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade|government|regulator|ministry|department|league|government';
 // Words by which a body refers to itself ("the company expects", "the trust would recruit").
 const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade)\b/i;
 
@@ -164,7 +165,12 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
   if (hasAny(doc, M.pledge) && !pastPromise) return 'promise';
   const body = context.speaks_for_body === true;
-  const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names));
+  // An outlook for a figure another body owns ("I expect the council's waiting list to pass 9,000") is a
+  // forecast of someone else's figure, whoever gives it.
+  const ownWords = new Set((context.self_names ?? []).flatMap((n) => n.toLowerCase().split(/\s+/)));
+  const othersFigure = [...sentence.matchAll(/\b(?:the\s+([a-z]+)|((?:\p{Lu}[\p{L}-]+\s+){0,3}\p{Lu}[\p{L}-]+))['’]s\b/gu)]
+    .some((m) => (m[1] ? !ownWords.has(m[1].toLowerCase()) && new RegExp(`^(?:${BODY_WORDS})$`, 'i').test(m[1]) : !m[2]!.toLowerCase().split(/\s+/).some((w) => ownWords.has(w))));
+  const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names)) && !othersFigure;
   const predictWord = /\b(predict|predicts|predicted|prediction|tip|tipping|bet)\b/i.test(sentence);
   // An expectation: a body's for its own figures is guidance (the outlook a company or public body
   // publishes, judged against the actual); anyone's for the world is a prediction.

@@ -13,7 +13,7 @@ const STOP = new Set(
     'it its this that these those there here we our ours us i my me you your he him his she her they their them who whom whose which what when where why how ' +
     'not no all any some more most less least much many few each every other such own same so too very just only also still even ' +
     'per cent percent year years up down out off again once while if unless because though although yet via against among across ' +
-    'without within around upon toward towards behind beyond below above nearly almost roughly approximately')
+    'without within around upon toward towards behind beyond below above nearly almost roughly approximately never ever')
     .split(' '),
 );
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -53,6 +53,8 @@ export function stem(word: string): string {
   else if (w.endsWith('ed') && hasVowel(w.slice(0, -2)) && w.length > 4) w = w.slice(0, -2);
   // "planned" → "plan", but "added" → "add", as "add" itself stays.
   if (w !== before && w.length > 3 && /([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+  // "regulation", "regulator", "regulatory": one word family (the body and what it does).
+  if (w.length >= 8 && /at(?:ion|or|ory)$/.test(w)) w = w.replace(/at(?:ion|or|ory)$/, 'at');
   if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   if (w.endsWith('y') && w.length > 3) w = `${w.slice(0, -1)}i`;
   return w;

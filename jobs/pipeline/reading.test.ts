@@ -145,3 +145,32 @@ describe('records, runs of years and the year a claim speaks of', () => {
     expect(judgeClaim(c, [regulator('Kelby Homes returned $480 million to shareholders in 2025; net debt ended the year at $1.06 billion.', '2025-12-20')], '2026-01-01').outcome).toBe('unresolvable');
   });
 });
+
+describe('what a speaker says that is checkable', () => {
+  const ceo = { name: 'Rowena Castell', kind: 'person' as const, aliases: [], urls: [] };
+  const quotes = (text: string, speakers = ['Rowena Castell']) =>
+    candidateClaims({ url: 'https://courier.example/a', title: 'Interview', publisher: 'Kelby Courier', published: '2025-01-14', speakers, text }, ceo).map((c) => c.quote);
+
+  it('courtesy to a caller is not a claim; a record stated with "never" is', () => {
+    const text = 'Host: Marcus is on the line.\nRowena Castell: I\'m sorry to hear that, Marcus. We have never been fined by the regulator. I understand the worry, Pat.';
+    expect(quotes(text)).toEqual(['We have never been fined by the regulator.']);
+  });
+
+  it('"she went on to say that…" reports her words', () => {
+    expect(quotes('Rowena Castell runs the supplier. She went on to say that the company had cut its standing charge by a tenth in October.')).toContain('She went on to say that the company had cut its standing charge by a tenth in October.');
+  });
+
+  it('a quotation whose verb a tagger misreads ("income … rose") is still read', () => {
+    expect(quotes('Rowena Castell told the Courier that the charity was in good shape.\n"Our income from public donations rose by 12 per cent in 2023-24, to £41.6m," she said.')).toContain('Our income from public donations rose by 12 per cent in 2023-24, to £41.6m');
+  });
+
+  it('a speaker called by a shorter first name ("Ro Castell") is still the speaker a pronoun points back to', () => {
+    const text = 'Its chief executive, Ro Castell, sat down with us last week.\n"We will start building 150 homes at Kiln Lane before the end of 2025," she said.';
+    expect(quotes(text)).toContain('We will start building 150 homes at Kiln Lane before the end of 2025');
+  });
+
+  it('a forecast of another body\'s figure is a prediction, not guidance', () => {
+    const c = candidateClaims({ url: 'https://courier.example/b', title: 'Interview', publisher: 'Kelby Courier', published: '2025-01-14', speakers: ['Kelby Homes'], text: '"We expect the council\'s housing waiting list to pass 9,000 households by the end of 2026," Kelby Homes said.' }, { name: 'Kelby Homes', kind: 'organisation', aliases: [], urls: [] });
+    expect(c[0]?.claim_type).toBe('prediction');
+  });
+});
