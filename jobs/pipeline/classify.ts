@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { parse } from './parse.ts';
+import { parse, parsePlain } from './parse.ts';
 import datesPlugin from 'compromise-dates';
 import * as chrono from 'chrono-node';
 import type { ClaimType, Classification, Topic } from './types.ts';
@@ -75,6 +75,11 @@ const M = {
 };
 
 const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
+// A judgement rather than a fact: "too many", "too high for too long", "the worst I've seen", "believes"
+// (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
+const OPINION = /\btoo\s+(?:many|much|few|little|high|low|long|short|slow|fast|late|early|expensive|cheap|big|small)\b|\bthe\s+(?:worst|best)\s+(?:i|we)\s*(?:'ve|have)\s+(?:ever\s+)?seen\b|\b(?:believes|thinks|feels)\s+(?:that\s+)?(?:the|a|an|its|their|our|this)\b|\bto remember\b|\bin (?:good|great|fine|rude|decent) (?:shape|health|heart)\b|\b(?:i'?m|i am|we'?re|we are)\s+(?:\w+\s+)?(?:gloomier|cheerier|happier|sadder|more (?:optimistic|pessimistic|hopeful|worried|confident))\b|\bwould have been (?:a|an) (?:fantasy|dream|miracle|joke)\b/i;
+// An aim with nothing to measure: "we want every reader to feel…", "we will continue to bring…", "we will keep working to earn…".
+const VAGUE = /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b|^(?:we|i)\s+(?:want|would like|wish)\s+(?:every|all|each|our|the|people|you|everyone|readers|customers|fans|residents)\b[^.]{0,80}\b(?:to\s+)?(?:feel|be|see|know|enjoy|trust|believe)\b|^(?:we|i)\s+will\s+(?:continue|keep(?:\s+on)?|carry on)\s+(?:to\s+|working\s+to\s+|striving\s+to\s+)?(?:bring|work|earn|strive|try|serve|support|champion|listen|improve|do|build|deliver|push|fight)\b/i;
 const HEDGES = new Set(['may', 'might', 'could', 'should']);
 
 /** Replace the speaker's own names by first-person words, so self-reference reads as "we". */
@@ -124,11 +129,13 @@ function termsOfMatches(view: { json(): unknown }): TermJson[][] {
 export function readCues(sentence: string, selfNames: readonly string[] = []): Cues {
   const doc = parse(asFirstPerson(sentence, selfNames));
   doc.compute('root');
+  const plain = parsePlain(asFirstPerson(sentence, selfNames));
+  const either = (patterns: readonly string[]) => hasAny(doc, patterns) || hasAny(plain, patterns);
   return {
     question: sentence.trim().endsWith('?'),
-    greeting: hasAny(doc, M.greeting),
-    opinion: hasAny(doc, M.opinion),
-    vague: hasAny(doc, M.vague) || /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b/i.test(sentence.trim()),
+    greeting: either(M.greeting),
+    opinion: either(M.opinion) || OPINION.test(sentence),
+    vague: either(M.vague) || VAGUE.test(sentence.trim()),
     hedge: hedged(doc) && !/\bshould\b/i.test(sentence) && /\b(might|may|could)\b/i.test(sentence) && !/\b(could not|couldn't|may not|might not)\b/i.test(sentence),
     guidance: isGuidance(doc),
     commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),

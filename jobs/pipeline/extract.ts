@@ -257,8 +257,10 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   // Not claims (methodology, "Claims"): a possibility ("we might look at", "it could open early"), an offer
   // or instruction to customers ("customers can claim a refund"), an opinion or an aim with no figure to
   // check ("I'm proud of how we executed in 2024"), and a line with no verb (a dateline, a heading).
-  if (cues.hedge || isOffer(sentence)) return false;
-  if ((cues.opinion || cues.vague) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
+  if (cues.hedge || isOffer(sentence) || CHANCE.test(sentence) || DATELINE.test(sentence.trim())) return false;
+  // (A view beside a forecast — "with our reservoirs in good shape, I don't expect a ban" — leaves the forecast.)
+  const forecastWord = /\b(?:expect|expects|predict|predicts|forecast|forecasts|anticipate|bet)\b/i.test(sentence);
+  if ((cues.vague || (cues.opinion && !forecastWord)) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
   // (A quotation is speech, never a heading, though its closing stop sits outside the marks.)
   if (!quoted && !doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
   const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
@@ -276,6 +278,10 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
 
 const ADDRESSEES = 'customers|investors|passengers|residents|tenants|patients|people|you|anyone|readers|supporters|listeners|members|households|parents|families|visitors|users|subscribers|fans|shoppers|clients|viewers|students|applicants|callers|motorists|drivers|riders|travellers|travelers';
 /** An offer or instruction to customers and the like: what they can do, where something is available, how to reach us. */
+// "There is a chance, no more, that…": a possibility, not a forecast.
+const CHANCE = /^\s*there(?:'s|’s| is| was)\s+(?:a|an|some|every|always a)\s+(?:\w+\s+)?(?:chance|possibility|risk)\b/i;
+// A dateline on a line of its own ("FENWICK FALLS, Wis., Feb. 5, 2025").
+const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]+\s+\d{1,2},?\s*)?(?:(?:19|20)\d\d)?\s*[.-]?$/u;
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
@@ -285,7 +291,11 @@ export function isOffer(sentence: string): boolean {
   const s = sentence.replace(/^[\s"“‘']+/, '');
   return new RegExp(`^(?:(?:all|any|existing|new|eligible|affected|our)\\s+)?(?:${ADDRESSEES})\\b[^.;]*?\\b(?:can|may|are able to|will be able to|are welcome to|are invited to)\\b`, 'i').test(s)
     || /\b(?:is|are)\s+(?:also\s+|still\s+|now\s+)?available\s+(?:to|from|at|on|for|in)\b/i.test(s)
-    || /\b(?:call|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
+    || /\b(?:call|ring|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
+    // "call our free safety line", "ring our advertising team on 01632 …": a service offered, not a claim.
+    || /\b(?:call|ring|contact|phone|email|text)\s+(?:our|the)\s+(?:[\p{L}-]+\s+){0,3}(?:line|helpline|team|number|office|desk|centre|center)\b/iu.test(s)
+    // "Cyclists are asked to take care…": a request to the public about the service itself.
+    || /\b(?:are|is)\s+(?:being\s+)?(?:asked|reminded|requested|kindly asked)\s+to\b/i.test(s)
     || /^you\s+can\b/i.test(s);
 }
 

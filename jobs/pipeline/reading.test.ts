@@ -174,3 +174,32 @@ describe('what a speaker says that is checkable', () => {
     expect(c[0]?.claim_type).toBe('prediction');
   });
 });
+
+describe('sentences that are not claims', () => {
+  const body = { name: 'Kelby Homes', kind: 'organisation' as const, aliases: [], urls: ['https://kelby.example'] };
+  const kept = (sentence: string) => candidateClaims({ url: 'https://kelby.example/a', title: 'News', publisher: 'Kelby Homes', published: '2025-01-14', speakers: ['Kelby Homes'], text: sentence }, body).length > 0;
+
+  it.each([
+    'Frankly, some of the criticism we get is ten years out of date.',
+    "I'm confident about that one.",
+    'That is still too many, and I won\'t pretend otherwise.',
+    'The Institute believes the Bank of Pellow has kept interest rates too high for too long.',
+    'We will continue to bring rigour and independence to the debate about housing.',
+    'We want every tenant in Kelby to feel the homes are theirs.',
+    'To book a viewing, call our lettings team on 01632 960 418.',
+    'If you are worried about damp, call our free repairs line and we will arrange a visit.',
+    'Tenants are asked to take care on Harbour Road while the paths are relaid.',
+    'There is a chance, no more, that rents fall before the summer.',
+    'KELBY BRIDGE, Wis., Feb. 5, 2025',
+  ])('drops "%s"', (sentence) => {
+    expect(kept(sentence)).toBe(false);
+  });
+
+  it.each([
+    "With our reservoirs in good shape, I don't expect a hosepipe ban this summer.",
+    'We completed 431 new homes in 2024/25.',
+    'We will start building 150 homes at Kiln Lane before the end of 2025.',
+  ])('keeps "%s"', (sentence) => {
+    expect(kept(sentence)).toBe(true);
+  });
+});
