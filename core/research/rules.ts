@@ -58,7 +58,9 @@ export function isOwnPublication(doc: { url: string; publisher: string }, subjec
 export function affiliationsOf(description: string | null | undefined): string[] {
   const d = (description ?? '').replace(/^SAMPLE DATA \(invented\):\s*/i, '');
   const out: string[] = [];
-  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
+  // "director of Wexmoor Rail", "managing director of the train operator Wexmoor Rail": a few lower-case words may
+  // say what kind of body it is before its name.
+  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+){0,3}?((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
     const name = m[1]!.replace(/^the\s+/i, '');
     if (name.split(/\s+/).length >= 2 || /^\p{Lu}{2,}$/u.test(name)) out.push(name);
   }

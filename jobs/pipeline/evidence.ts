@@ -153,11 +153,31 @@ export function tableRows(text: string, at: number): number {
   return last - first;
 }
 
+const LABEL = /^\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}):\s/u;
+const labelCounts = new Map<string, Map<string, number>>();
+/**
+ * Whether a line's "Label:" names a speaker (a transcript turn) rather than a section ("Fares:", "Access:"):
+ * a full name of two or more words, or a one-word label that opens two or more lines of the document.
+ */
+function isSpeakerLabel(text: string, label: string): boolean {
+  if (label.trim().split(/\s+/).length >= 2) return true;
+  const counts = labelCounts.get(text) ?? remember(labelCounts, text, (() => {
+    const m = new Map<string, number>();
+    for (const line of text.split('\n')) {
+      const l = LABEL.exec(line)?.[1];
+      if (l) m.set(l, (m.get(l) ?? 0) + 1);
+    }
+    return m;
+  })(), 500);
+  return (counts.get(label) ?? 0) >= 2 || [...counts.values()].filter((n) => n >= 2).length >= 2;
+}
+
 const SPEECH_VERB = /\b(said|says|told|added|insisted|argued|claimed|predicted|promised|warned|reckons?|thinks?|believes?)\b/i;
 /** Someone's statement rather than a finding: a transcript turn ("Name: …"), a quotation with its speaker, a first-person forecast or view. */
 export function isStatement(text: string, at: number, sentence: string): boolean {
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  if (/^\s*\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}:\s/u.test(text.slice(lineStart, lineStart + 60)) && !isTableRow(sentence)) return true;
+  const label = LABEL.exec(text.slice(lineStart, lineStart + 60))?.[1];
+  if (label && !isTableRow(sentence) && isSpeakerLabel(text, label)) return true;
   if (/["“”]/.test(sentence) && SPEECH_VERB.test(sentence)) return true;
   return /\b(?:i|we)\s+(?:(?:would|'d|do)\s+)?(?:predict|expect|reckon|think|believe|fancy|tip|forecast|guarantee|promise)\b/i.test(sentence);
 }
