@@ -198,7 +198,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
     const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self));
     if (someoneElse) return hasAny(doc, M.future) ? 'prediction' : 'factual';
-    if (body && verb && !LEVEL_VERBS.has(verb) && (self || context.own_document)) return 'promise';
+    // "will be in place", "will be ready by March": a state the body brings about, a deed like "will open".
+    const done = verb === 'be' && /\b(?:will|shall)\s+(?:all\s+)?be\s+(?:fully\s+)?(?:in place|ready|open|opened|complete|completed|finished|built|installed|fitted|available|operational|live|in service|in passenger service|delivered|launched|step-free|accessible)\b/i.test(sentence);
+    if (body && verb && (!LEVEL_VERBS.has(verb) || done) && (self || context.own_document)) return 'promise';
     if (body && self && verb && LEVEL_VERBS.has(verb) && /\b(our|its)\b/i.test(asFirstPerson(sentence, context.self_names))) return 'guidance';
     if (hasAny(doc, M.future)) return 'prediction';
   }

@@ -22,6 +22,8 @@ const NOT_NAMES = new Set([
   "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "it's", "that's", "there's", "here's", "let's", "don't", "can't", "won't",
 ]);
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
+// A name that says it is a place: "Pendle Road", "Hallam Cross station", "Millbeck Park", "Kiln Lane".
+const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction)$/;
 const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;
 
 export type NameSpan = { text: string; start: number; end: number; place: boolean; initial: boolean };
@@ -48,7 +50,7 @@ export function namesIn(sentence: string): NameSpan[] {
     if (parts.length === 1 && /^\s+\d/.test(sentence.slice(start + text.length))) continue;
     const before = sentence.slice(0, start);
     const initial = /^[\s"“‘'(\[\-–—*•]*$/.test(before) || /[:.!?|\]]["”’']?\s*$/.test(before);
-    out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before), initial });
+    out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before) || PLACE_WORD.test(text), initial });
   }
   return out;
 }
