@@ -90,3 +90,12 @@ export function isIndependent(
 export function mayBeEvidence(doc: { sample?: boolean }, subject: { sample?: boolean; demo?: boolean }): boolean {
   return doc.sample !== true || (subject.sample === true && subject.demo !== true);
 }
+
+/**
+ * A party's own statement (methodology, "Evidence"): a document whose publisher is among its speakers (a
+ * press release, a column, a forecast) carries that party's claims, not findings. It never settles a claim
+ * of anyone else; what the subject's own documents say about it is already not independent.
+ */
+export function isPartyStatement(doc: { publisher: string; speakers?: readonly string[] }): boolean {
+  return (doc.speakers ?? []).some((s) => publishedBy(doc.publisher, [s]));
+}

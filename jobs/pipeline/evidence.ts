@@ -2,9 +2,10 @@ import type { FetchedDocument, KnownSubject, Providers } from '../../core/provid
 import { extractClaims } from './extract.ts';
 import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
-import { isIndependent, mayBeEvidence } from '../../core/research/rules.ts';
+import { isIndependent, isPartyStatement, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
 import { isTableRow } from './table-figures.ts';
+import { SERIES } from './judge-series.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
@@ -137,6 +138,26 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header, table_rows: tableRows(text, start) } : {}) };
 }
 
+/** The rows of the table a row at `at` belongs to, below its heading, verbatim. */
+export function tableBody(text: string, at: number): string {
+  const lines = text.split('\n');
+  let offset = 0;
+  let i = 0;
+  for (; i < lines.length; i++) {
+    if (offset + lines[i]!.length >= at) break;
+    offset += lines[i]!.length + 1;
+  }
+  let first = i;
+  while (first > 0 && isTableRow(lines[first - 1]!)) first--;
+  // The heading row stays out (the judges read it as table_header).
+  if (first < i) first++;
+  let last = i;
+  while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
+  const start = lines.slice(0, first).reduce((n, l) => n + l.length + 1, 0);
+  const end = lines.slice(0, last + 1).reduce((n, l) => n + l.length + 1, 0) - 1;
+  return text.slice(start, end);
+}
+
 /** The number of rows (below the heading) in the table a row at `at` belongs to. */
 export function tableRows(text: string, at: number): number {
   const lines = text.split('\n');
@@ -228,14 +249,19 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
     if (!mayBeEvidence(doc, subject)) continue;
+    // Another party's own statement is its claim, not a finding (the subject's own documents stay: they are named, never counted).
+    if (isPartyStatement(doc) && isIndependent(doc, subject)) continue;
     // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
     const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
     const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));
     // Up to two passages a document: a table gives one row for each of two clubs, a report two findings.
     const skip = [...own];
     for (let k = 0; k < 2; k++) {
-    const passage = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher);
-    if (!passage) break;
+    const found = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher);
+    if (!found) break;
+    // A claim about every period of a run ("has gone up every year since 2019") is read against the whole
+    // table, row by row, not against the one row that shares most of its words.
+    const passage = found.table_header && SERIES.test(claim.quote) ? { ...found, quote: tableBody(doc.text, doc.text.indexOf(found.quote)) } : found;
     skip.push(passage.quote);
     items.push({
       url: doc.url,

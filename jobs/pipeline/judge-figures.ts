@@ -1,6 +1,7 @@
 import { FIGURE_BANDS } from './criteria.ts';
 import { readQuantities, type Reading } from './quantities.ts';
 import { partMeets } from './periods.ts';
+import { seriesFinding } from './judge-series.ts';
 import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
 import { figureBelongsToOther, sentenceAbout } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
@@ -179,6 +180,10 @@ const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\
 export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
   const claimed = checkedFigures(claim.quote, claim.claim_type);
+  if (!claimed.some((c) => c.threshold !== null)) {
+    const run = seriesFinding(input);
+    if (run) return run;
+  }
   const results: Array<{ outcome: ResolvedOutcome; why: string; item: JudgeInput['items'][number]; sentence: string }> = [];
   for (const c of claimed) {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
@@ -201,11 +206,13 @@ export function figuresJudge(input: JudgeInput): Finding {
         }
       }
     }
-    if (best && SERIES.test(claim.quote) && c.threshold) {
+    if (SERIES.test(claim.quote) && c.threshold) {
       // A bound claimed for every period holds only if it holds in each period a source reports.
       const each: Array<{ e: Reading; item: JudgeInput['items'][number]; sentence: string }> = [];
       for (const item of items) for (const sentence of item.sentences) for (const e of evidenceFigures(sentence, item.table_header)) {
-        if (matchScore({ ...c, years: new Set(), months: new Set() }, e, claim.claim_type) !== null && e.years.size > 0) each.push({ e, item, sentence });
+        // Each period of the run: any part of the claim's year ("in every quarter of 2024"), or any year of a run "since 2019".
+        const within = /\bsince\b/i.test(claim.quote) ? { years: new Set<string>() } : {};
+        if (matchScore({ ...c, ...within, months: new Set(), part: e.part }, e, claim.claim_type) !== null && e.years.size > 0) each.push({ e, item, sentence });
       }
       const failed = each.find((x) => figureOutcome(claim.claim_type, c, x.e).outcome !== 'true');
       if (each.length >= 2) {

@@ -203,3 +203,44 @@ describe('sentences that are not claims', () => {
     expect(kept(sentence)).toBe(true);
   });
 });
+
+describe('a run of periods read against a table', () => {
+  const office = { name: 'Pellow Economics', kind: 'organisation' as const, aliases: [], urls: ['https://pellow-economics.example'] };
+  const stats = (text: string, published = '2025-03-01') => ({ url: `https://stats.example/${(n += 1)}`, title: 'Release', publisher: 'Pellow Statistics Office', published, speakers: [], text });
+  const said = (sentence: string, published = '2025-01-10') => candidateClaims({ url: 'https://pellow-economics.example/a', title: 'Outlook', publisher: 'Pellow Economics', published, speakers: ['Pellow Economics'], text: sentence }, office)[0]!;
+  const verdict = (sentence: string, table: string, today = '2026-01-01', published?: string) => {
+    const c = said(sentence, published);
+    return judgeClaim(c, selectEvidence(c, { ...known, ...office }, [stats(table)], 5), today, claimActors(c.quote, office));
+  };
+  const quarters = 'Quarterly figures.\nQuarter | GDP growth on previous quarter\nQ1 2024 | 0.2%\nQ2 2024 | 0.4%\nQ3 2024 | -0.1%\nQ4 2024 | 0.3%';
+
+  it('"grew in each of the first two quarters" holds when each of them grew', () => {
+    expect(verdict('The economy grew in each of the first two quarters of 2024.', quarters).outcome).toBe('true');
+  });
+
+  it('"grew in each quarter of 2024" fails on the quarter it shrank', () => {
+    const v = verdict('The economy grew in each quarter of 2024.', quarters);
+    expect(v.outcome).toBe('false');
+    expect(v.rationale).toMatch(/did not rise/);
+  });
+
+  it('levels by year: "has gone up every year since 2019" fails on a year it fell', () => {
+    const table = 'Table 2: food bank use by year\nYear | Food bank use (%) | Food insecurity (%)\n2019-20 | 2.1 | 7.9\n2020-21 | 2.9 | 8.8\n2021-22 | 2.7 | 9.6\n2022-23 | 3.3 | 10.4';
+    expect(verdict('Food bank use has gone up every single year since 2019.', table, '2026-01-01', '2024-06-10').outcome).toBe('false');
+  });
+
+  it('a bound in every quarter fails on the quarter it is not met', () => {
+    const table = 'Unemployment rate by quarter.\nQuarter | Unemployment rate\nQ1 2024 | 5.2%\nQ2 2024 | 5.3%\nQ3 2024 | 5.5%\nQ4 2024 | 5.4%';
+    expect(verdict("We'd expect unemployment to stay below 5.5% in every quarter of 2024.", table, '2025-06-01', '2024-01-10').outcome).toBe('false');
+  });
+});
+
+describe('another party\'s statement', () => {
+  it('is not evidence about the subject, though it names it', () => {
+    const c = claimOf('Tarrow Fire Service answered 95% of calls within ten seconds in 2023.', 'answered 95%');
+    const rival = { url: 'https://other-fire.example/news', title: 'News', publisher: 'Brayle Fire Service', published: '2024-03-01', speakers: ['Brayle Fire Service'], text: 'Tarrow Fire Service answered 80% of calls within ten seconds in 2023, well behind us.' };
+    expect(selectEvidence(c, known, [rival], 5)).toEqual([]);
+    const finding = { ...rival, url: 'https://stats-office.example/calls', publisher: 'Tarrow Statistics Office', speakers: [] };
+    expect(selectEvidence(c, known, [finding], 5)).toHaveLength(1);
+  });
+});
