@@ -54,8 +54,10 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   let score = [...c.context].filter((w) => e.context.has(w)).length;
   if (c.head && c.head === e.head) score += 3;
   if (score < 1) return null;
-  // Between figures of one sentence, the one whose own clause shares the claim's words ("net debt ended the year at $1.06 billion").
-  return score + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
+  // Between figures of one sentence, the one whose own clause shares the claim's words other than the noun they
+  // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
+  // on time", not "3.2% of its trains were cancelled", though both count trains).
+  return score + 3 * [...c.context].filter((w) => w !== c.head && e.clause?.has(w)).length + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
 }
 
 /** Relative distance of a claimed value from a reported one (or range), measured against the report. */

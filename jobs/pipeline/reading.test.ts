@@ -244,3 +244,12 @@ describe('another party\'s statement', () => {
     expect(selectEvidence(c, known, [finding], 5)).toHaveLength(1);
   });
 });
+
+describe('the figure of a sentence that measures the claimed thing', () => {
+  it('"88.6% of our trains arrived on time" is held to the on-time figure, not the cancelled share beside it', () => {
+    const c = claimOf('In the year to 31 March 2024, 88.6% of our trains arrived on time.', '88.6%', '2024-05-14');
+    const v = judgeClaim(c, [item("Tarrow Fire Service's on-time measure was 84.1% in 2023-24, up from 81.7% the year before, while 3.2% of its trains were cancelled.", '2024-06-27')], '2025-01-01', claimActors(c.quote, subject));
+    expect(v.rationale).toContain('against the reported 84.1%');
+    expect(v.outcome).toBe('mostly_true');
+  });
+});
