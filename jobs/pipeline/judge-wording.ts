@@ -3,6 +3,7 @@ import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
+import { periodYears } from './periods.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge.ts';
 import type { Outcome } from '../../core/method/outcomes.ts';
 
@@ -88,7 +89,9 @@ const OPENED = /\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?
  * checking, and says nothing for or against paying.
  */
 function actionsOf(quote: string, advice: boolean): { stems: Set<string>; negative: boolean } {
-  const uses = verbUses(quote).filter((u) => !NON_ACTION.has(u.stem));
+  // A clause that only dates the claim ("since the station closed", "after the lifts opened") holds no action of it.
+  const own = advice ? quote : quote.replace(/\b(?:since|after|before|until|when|once)\s+(?:the|its|our|their|it|we|they)\b[^,.;]*/gi, ' ');
+  const uses = verbUses(own).filter((u) => !NON_ACTION.has(u.stem));
   const kept = advice ? uses.slice(0, 1) : uses;
   const negative = kept.some((u) => u.negative) || /^\s*(please\s+)?(nobody|no one|never|do not|don't)\b/i.test(quote);
   return { stems: new Set(kept.map((u) => u.stem)), negative };
@@ -105,12 +108,24 @@ function figuresDiffer(claimQuote: string, sentence: string, forward: boolean): 
 
 type Read = { signal: Signal; item: UsableItem; sentence: string; why: string };
 
+/** Whether two texts name years in common (a split year "2024/25" meets 2024 and 2025); true when either names none. */
+function sameYears(a: string, b: string): boolean {
+  const strip = (t: string) => t.replace(/\b(?:since|from|than|compared with|on)\s+(?:the\s+)?(?:start\s+of\s+)?(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/gi, ' ');
+  const spread = (t: string) => new Set([...periodYears(strip(t))].flatMap((y) => (y.includes('/') ? [y.slice(0, 4), String(Number(y.slice(0, 4)) + 1)] : [y])));
+  const [x, y] = [spread(a), spread(b)];
+  return x.size === 0 || y.size === 0 || [...x].some((v) => y.has(v));
+}
+
 function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sentence: string): Read[] {
   const { claim } = input;
   const { score: cov, shared } = overlap(ct, sentence);
   // What the sentence shares with the claim beyond names: a place or a company alone does not make it about the claim.
   const plain = shared.filter((w) => !ct.names.has(w));
   if (cov < 0.25 || plain.length === 0) return [];
+  // A sentence about another year does not speak to a claim about this one ("prices rose in the year to December
+  // 2025" against "house prices will not fall in 2024").
+  // (A deadline's year is not the claim's period: a deed done before "by March 2025" is done.)
+  if (!sameYears(claim.quote.replace(/\b(?:by|before|until|till|no later than|ahead of|within)\s+(?:the\s+)?(?:end\s+of\s+)?(?:the\s+)?(?:[\p{L}]+\s+){0,2}(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/giu, ' '), sentence)) return [];
   const about = (verb?: string) => plain.filter((w) => w !== verb).length >= (verb ? 1 : 2);
   const out: Read[] = [];
   const say = (signal: Signal, why: string) => out.push({ signal, item, sentence, why });
@@ -198,7 +213,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const ds = directionOf(sentence, sharedNouns);
   if (dc !== 0 && ds !== 0) {
     if (dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has ${claimNegative ? 'none' : `a ${dc > 0 ? 'rise' : 'fall'}`}`);
-    else if (claimed.length === 0 && claimNegative && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
+    else if (claimed.length === 0 && claimNegative && sharedNouns.length === nouns.size && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
   }
   return out;
 }

@@ -253,3 +253,21 @@ describe('the figure of a sentence that measures the claimed thing', () => {
     expect(v.outcome).toBe('mostly_true');
   });
 });
+
+describe('words about another year or a dating clause', () => {
+  const body = { name: 'Pellow Economics', kind: 'organisation' as const, aliases: [], urls: ['https://pellow-economics.example'] };
+  const said = (sentence: string, published = '2024-01-10') => candidateClaims({ url: 'https://pellow-economics.example/a', title: 'Outlook', publisher: 'Pellow Economics', published, speakers: ['Pellow Economics'], text: sentence }, body)[0]!;
+  const office = (quote: string, published: string): EvidenceItem => ({ url: `https://stats.example/${(n += 1)}`, publisher: 'Pellow Statistics Office', published, quote, independent_of_subject: true, relevance: 0.5 });
+
+  it('a rise reported for another year does not speak to "will not fall in 2024"', () => {
+    const c = said('House prices will not fall in 2024.');
+    const v = judgeClaim(c, [office('Average house prices fell by 1.8% in the year to December 2024.', '2025-01-20'), office('Average house prices rose by 3.4% in the year to December 2025.', '2026-01-20')], '2026-06-01');
+    expect(v.outcome).toBe('false');
+  });
+
+  it('the verb of a clause that only dates the claim is not its action', () => {
+    const c = said('Nobody in Kelby has been hurt in a fire since the station closed.', '2025-06-01');
+    const v = judgeClaim(c, [office('The service closed Kelby fire station on 1 December 2024.', '2025-03-18')], '2026-01-01');
+    expect(v.outcome).toBe('unresolvable');
+  });
+});
