@@ -252,7 +252,9 @@ export function fragment(text: string, max = 160): string {
   return cut.slice(0, Math.max(cut.lastIndexOf(' '), 40)).replace(/[,;:]$/, '');
 }
 
-const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b/i;
+const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b|\bafter (?:the |its |their |our )?(?:[\p{L}'’]+\s+){0,2}(?:target|deadline|due date|promised date|planned date)\b/iu;
+// A deed reported as happening at publication: "opened its doors today", "on Monday", "this week".
+const AT_PUBLICATION = /\b(?:today|yesterday|this week|this morning|last night|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/i;
 const ON_TIME = /\b(on time|on schedule|ahead of schedule|ahead of time|before the deadline|by the deadline)\b/i;
 
 /**
@@ -267,5 +269,6 @@ export function onTime(sentence: string, published: string | null, deadline: str
   if (ON_TIME.test(sentence)) return true;
   const done = dateEnds(sentence).filter((d) => !published || d <= addDays(published, 31)).at(-1);
   if (done) return done <= deadline;
+  if (published && AT_PUBLICATION.test(sentence)) return addDays(published, -7) <= deadline;
   return published !== null && published <= deadline ? true : null;
 }

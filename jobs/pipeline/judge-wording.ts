@@ -4,6 +4,7 @@ import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
+import { isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge.ts';
 import type { Outcome } from '../../core/method/outcomes.ts';
 
@@ -80,7 +81,7 @@ export function verbUses(sentence: string): VerbUse[] {
   return out;
 }
 
-const OPENED = /\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
+const OPENED = /\b(?:took|answered|handled)\s+(?:its|their)\s+first\s+(?:\d+\s+)?(?:call|calls|emergency|patient|order|booking|flight|train|service)\b|\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
 
 /**
  * The claim's own action verbs: what it says was, will be or should be done, and
@@ -259,6 +260,8 @@ function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
     if (ct.names.has(st) || !ct.terms.has(st)) continue;
     out.add(st);
   }
+  // A facility the claim is about is what it is about, though it has a name ("the new Riverside Stand will open").
+  for (const n of namesIn(quote)) if (isFacilityName(n.text)) for (const w of words(n.text)) if (isContent(w) && !ct.names.has(stem(w))) out.add(stem(w));
   return out;
 }
 

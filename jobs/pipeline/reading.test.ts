@@ -271,3 +271,22 @@ describe('words about another year or a dating clause', () => {
     expect(v.outcome).toBe('unresolvable');
   });
 });
+
+describe('deeds reported in other words', () => {
+  const club = { name: 'Kelby Rovers', kind: 'organisation' as const, aliases: [], urls: ['https://kelby-rovers.example'] };
+  const said = (sentence: string) => candidateClaims({ url: 'https://kelby-rovers.example/a', title: 'News', publisher: 'Kelby Rovers', published: '2024-07-22', speakers: ['Kelby Rovers'], text: sentence }, club)[0]!;
+  const post = (quote: string, published: string): EvidenceItem => ({ url: `https://post.example/${(n += 1)}`, publisher: 'Kelby Evening Post', published, quote, independent_of_subject: true, relevance: 0.5 });
+
+  it('a named facility promised open, reported open late: kept late', () => {
+    const c = said('The new Riverside Stand will open to supporters by December 2024.');
+    expect(c.claim_type).toBe('promise');
+    const v = judgeClaim(c, [post("The Riverside Stand finally opened its doors today, almost two months after the club's December target.", '2025-02-22')], '2026-01-01', claimActors(c.quote, club));
+    expect(v).toMatchObject({ outcome: 'true', on_time: false });
+  });
+
+  it('a station that "took its first 999 call" has opened', () => {
+    const c = said('We will open a new full-time fire station at Daneford Road by the end of 2025.');
+    const v = judgeClaim(c, [post("The new fire station at Daneford Road took its first 999 call on 1 December 2025.", '2025-12-03')], '2026-01-01', claimActors(c.quote, club));
+    expect(v).toMatchObject({ outcome: 'true', on_time: true });
+  });
+});
