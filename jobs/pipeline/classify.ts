@@ -74,6 +74,9 @@ const M = {
   vague: ['(strive|striving|try|trying|best|excellence|world-class|proud|delighted|pleased|happy|thrilled|excited|passionate|hope|hopefully)'],
 };
 
+// "My expectation is that the cap comes down this winter": a forecast said as a noun.
+const EXPECTATION = /\b(?:my|our|the\s+\w+'s)\s+(?:central\s+)?(?:expectation|forecast|prediction|bet|guess|hunch)\s+is\s+that\b/i;
+const REPORTED_FUTURE = /\b(?:said|added|told\s+\w+|insisted|argued|claimed|predicted|warned|promised|went on to say)\s+(?:that\s+)?[^.;]*\bwould\b/i;
 const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
 // A judgement rather than a fact: "too many", "too high for too long", "the worst I've seen", "believes"
 // (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
@@ -170,7 +173,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   if (isGuidance(doc)) return 'guidance';
   // "We kept our promise of…": a report of a promise kept or broken is a statement of fact.
   const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
-  if (hasAny(doc, M.pledge) && !pastPromise) return 'promise';
+  // "all 150 of our promised warm hubs opened": a promise named as done is a statement of fact.
+  const promisedDone = /\b(?:our|its|their|the)\s+promised\b/i.test(sentence);
+  if (hasAny(doc, M.pledge) && !pastPromise && !promisedDone) return 'promise';
   const body = context.speaks_for_body === true;
   // An outlook for a figure another body owns ("I expect the council's waiting list to pass 9,000") is a
   // forecast of someone else's figure, whoever gives it.
@@ -183,7 +188,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   // publishes, judged against the actual); anyone's for the world is a prediction.
   const onTrack = /\b(on track|on course|set|due|poised|going)\s+to\s+(\w+)/i.exec(sentence);
   if (onTrack && !isForecastVerb(doc) && body && self && !LEVEL_VERBS.has(parse(onTrack[2]!).compute('root').json()[0]?.terms?.[0]?.root ?? onTrack[2]!.toLowerCase())) return 'promise';
-  if (isForecastVerb(doc) || hasAny(doc, M.likely)) {
+  if (isForecastVerb(doc) || hasAny(doc, M.likely) || EXPECTATION.test(sentence)) {
     // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
     const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
     if (body && self && !predictWord && !wide) return 'guidance';
@@ -197,7 +202,8 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     const before = sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '';
     const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
     const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self));
-    if (someoneElse) return hasAny(doc, M.future) ? 'prediction' : 'factual';
+    // "He added that Sallowford would not lose a home game": "would" in reported speech is the speaker's "will".
+    if (someoneElse) return hasAny(doc, M.future) || REPORTED_FUTURE.test(sentence) ? 'prediction' : 'factual';
     // "will be in place", "will be ready by March": a state the body brings about, a deed like "will open".
     const done = verb === 'be' && /\b(?:will|shall)\s+(?:all\s+)?be\s+(?:fully\s+)?(?:in place|ready|open|opened|complete|completed|finished|built|installed|fitted|available|operational|live|in service|in passenger service|delivered|launched|step-free|accessible)\b/i.test(sentence);
     if (body && verb && (!LEVEL_VERBS.has(verb) || done) && (self || context.own_document)) return 'promise';
@@ -206,7 +212,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   }
   if (hedged(doc)) return 'prediction';
   // The present for the future ("The paywall goes live on the first of April"): a date after it was said makes it a commitment or forecast.
-  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
+  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did|has|have|now)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
     return context.speaks_for_body ? 'promise' : 'prediction';
   }
   return 'factual';

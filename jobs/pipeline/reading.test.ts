@@ -290,3 +290,22 @@ describe('deeds reported in other words', () => {
     expect(v).toMatchObject({ outcome: 'true', on_time: true });
   });
 });
+
+describe('types read from how a thing is said', () => {
+  const body = { name: 'Kelby Homes', kind: 'organisation' as const, aliases: [], urls: ['https://kelby.example'] };
+  const typeOf = (sentence: string, speakers = ['Kelby Homes'], publisher = 'Kelby Homes', url = 'https://kelby.example/a') =>
+    candidateClaims({ url, title: 'News', publisher, published: '2025-01-14', speakers, text: sentence }, body)[0]?.claim_type;
+
+  it.each([
+    ['Proud that all 150 of our promised new homes opened their doors this winter.', 'factual'],
+    ['Accidental house fires are down 10% in two years and fire deaths have halved.', 'factual'],
+    ['Most damp and mould cases are now closed within 28 days.', 'factual'],
+    ['My expectation is that interest rates come down this winter, by something like half a point.', 'prediction'],
+  ])('"%s" is %s', (sentence, type) => {
+    expect(typeOf(sentence)).toBe(type);
+  });
+
+  it('"would" in reported speech about someone else is a forecast', () => {
+    expect(typeOf('Kelby Homes added that Sallowford Builders would not finish a single home this year.', ['Kelby Homes'], 'Kelby Courier', 'https://courier.example/a')).toBe('prediction');
+  });
+});
