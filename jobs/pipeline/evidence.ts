@@ -62,7 +62,10 @@ export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(c
     picked.push(/^[\p{L}]{3,}$/u.test(surface.get(s) ?? '') ? surface.get(s)! : w);
     if (picked.length === QUERY_TERMS) break;
   }
+  const wordsPicked = picked.length;
   for (const n of ct.numbers.slice(0, 2)) picked.push(n);
+  // A month the claim dates itself by ("at June 30") pairs with its words as a number does.
+  for (const m of [...(ct.months ?? [])].slice(0, 1)) picked.push(m);
   if (picked.length < 2) return picked.join(' ');
   const pairs: string[] = [];
   for (let i = 0; i < picked.length; i++) for (let j = i + 1; j < picked.length; j++) pairs.push(`${picked[i]} ${picked[j]}`);
@@ -72,6 +75,9 @@ export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(c
     const subjects = picked.filter((w) => !isChangeWord(w) && /^[\p{L}]+$/u.test(w)).slice(0, 2);
     for (const w of subjects) for (const c of CHANGE_FORMS) pairs.push(`${w} ${c}`);
   }
+  // A claim with one word of substance ("Backlog stood at $2.6 billion") is looked for by that word alone too:
+  // the source may give the figure in other units ("$2,310 million").
+  if (wordsPicked === 1) pairs.push(picked[0]!);
   return pairs.join(' OR ');
 }
 

@@ -142,6 +142,23 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
   return outcomes.reduce(nearMixed);
 }
 
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/**
+ * A statement of fact dated by a month with no year ("inflation was 2.7% in December", "backlog stood at
+ * $2.6 billion at June 30") speaks of the latest such month up to the day it was said.
+ */
+function datedByMonth(c: Reading, quote: string, saidOn: string): Reading {
+  if (c.years.size > 0 || c.months.size > 0) return c;
+  // Relative years and several months ("from April last year to last month") are left to the words.
+  if (/\b(?:last|next|this|previous|past)\s+(?:year|month)\b/i.test(quote) || MONTH_NAMES.filter((m) => new RegExp(`\\b${m}\\b`, 'i').test(quote)).length > 1) return c;
+  const named = new RegExp(`\\b(?:in|at|on|for|during|by|of)\\s+(?:the\\s+end\\s+of\\s+)?(${MONTH_NAMES.join('|')})\\b(?!\\s*,?\\s*(?:19|20)\\d\\d)`, 'i').exec(quote);
+  if (!named) return c;
+  const month = MONTH_NAMES.indexOf(named[1]!.toLowerCase()) + 1;
+  const [y, m] = [Number(saidOn.slice(0, 4)), Number(saidOn.slice(5, 7))];
+  const year = month <= m ? y : y - 1;
+  return { ...c, years: new Set([String(year)]), months: new Set([`${year}-${String(month).padStart(2, '0')}`]) };
+}
+
 /**
  * Whether a figure is for a calendar year that had not ended when a claim in the past tense was made
  * ("net debt ended the year at $1.06 billion" in 2025's results, against "we ended the year with…" said in
@@ -181,7 +198,7 @@ const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
-  const claimed = checkedFigures(claim.quote, claim.claim_type);
+  const claimed = checkedFigures(claim.quote, claim.claim_type).map((c) => (claim.claim_type === 'factual' ? datedByMonth(c, claim.quote, claim.said_on) : c));
   if (!claimed.some((c) => c.threshold !== null)) {
     const run = seriesFinding(input);
     if (run) return run;

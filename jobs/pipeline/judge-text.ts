@@ -19,7 +19,7 @@ const STOP = new Set(
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 // Irregular forms the suffix rules cannot reach.
 const IRREGULAR: Record<string, string> = {
-  rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
+  stood: 'stand', rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
   paid: 'pay', took: 'take', taken: 'take', made: 'make', sold: 'sell', built: 'build', kept: 'keep', bought: 'buy', brought: 'bring',
   won: 'win', gave: 'give', given: 'give', began: 'begin', begun: 'begin', children: 'child', people: 'person', men: 'man', women: 'woman',
   went: 'go', gone: 'go', saw: 'see', seen: 'see', wrote: 'write', written: 'write', hid: 'hide', shut: 'shut', cut: 'cut',
@@ -65,7 +65,9 @@ const NUMBER_WORD = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 /** Words that frame a claim (who commits, forecasts or says) rather than say what it is about. */
 const FRAMING = new Set(
   ('expect forecast predict pledge promise commit likely unlikely probably say said statement think believe hope aim plan intend ' +
-    'remain track end today announce confirm claim set out told tell add note want know matter nobody people everyone')
+    'remain track end today announce confirm claim set out told tell add note want know matter nobody people everyone ' +
+    // Verbs that only state a level ("backlog stood at", "sales reached", "costs totalled").
+    'stand total amount')
     .split(' ')
     .map((w) => stem(w)),
 );
@@ -86,7 +88,8 @@ export function yearsIn(text: string): Set<string> {
 
 /** Months named with their year ("June 2025", "10 July 2023"), as YYYY-MM. */
 export function monthsIn(text: string): Set<string> {
-  const re = new RegExp(`\\b(${MONTHS.join('|')})\\s+((?:19|20)\\d\\d)\\b`, 'gi');
+  // "June 2025", "June 30, 2025" (the day is not the period).
+  const re = new RegExp(`\\b(${MONTHS.join('|')})\\s+(?:\\d{1,2}(?:st|nd|rd|th)?,?\\s+)?((?:19|20)\\d\\d)\\b`, 'gi');
   return new Set([...text.matchAll(re)].map((m) => `${m[2]}-${String(MONTHS.indexOf((m[1] ?? '').toLowerCase()) + 1).padStart(2, '0')}`));
 }
 
@@ -96,6 +99,8 @@ export type ClaimTerms = {
   names: Set<string>;
   years: Set<string>;
   numbers: string[];
+  /** Months the claim names ("at June 30", "in December"): a passage naming the same month is anchored by it. */
+  months?: Set<string>;
 };
 
 /**
@@ -128,7 +133,8 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
     const ds = decimals!.split(/\s+/).map(digit);
     if (n >= 0 && ds.every((d) => d >= 0)) numbers.push(`${n}.${ds.join('')}`);
   }
-  return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)] };
+  const months = new Set(words(claim.quote).filter((w) => MONTHS.includes(w)));
+  return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)], months };
 }
 
 /** Words of change up or down, one family for relevance. */
@@ -156,7 +162,7 @@ export function overlap(ct: ClaimTerms, passage: string): { score: number; share
     shared.push(t);
     if (!ct.names.has(t)) anchors += 1;
   }
-  for (const x of [...ct.years, ...ct.numbers]) {
+  for (const x of [...ct.years, ...ct.numbers, ...(ct.months ?? [])]) {
     total += 1;
     if (!tokens.has(x)) continue;
     got += 1;

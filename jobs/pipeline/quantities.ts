@@ -225,7 +225,11 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       unit = u.unit;
     } else continue;
 
-    const clauseStart = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
+    // (The comma of a date, "June 30, 2025", does not end a clause.)
+    const dateComma = (i: number) => i >= 0 && /^,\s*(?:19|20)\d\d\b/.test(before.slice(i)) && /\d\s*$/.test(before.slice(0, i));
+    let comma = before.lastIndexOf(',');
+    while (dateComma(comma)) comma = before.lastIndexOf(',', comma - 1);
+    const clauseStart = Math.max(comma, before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
     const prev = words(sentence.slice(clauseStart + 1, at));
     const nextWords = words(after.split(/[,;:|]/)[0] ?? '');
     const lead = [...prev];
@@ -267,7 +271,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const kind: Reading['kind'] = sign === 0 ? 'level' : 'change';
     const signed = sign < 0 ? -value : value;
     const head = nextWords.find((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w));
-    const clauseEndRel = after.search(/[,;:)|]/);
+    const clauseEndRel = after.search(/(?<!\d),|,(?!\s*(?:19|20)\d\d\b)|[;:)|]/);
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").

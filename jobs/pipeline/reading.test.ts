@@ -309,3 +309,20 @@ describe('types read from how a thing is said', () => {
     expect(typeOf('Kelby Homes added that Sallowford Builders would not finish a single home this year.', ['Kelby Homes'], 'Kelby Courier', 'https://courier.example/a')).toBe('prediction');
   });
 });
+
+describe('dates without a year, and dates with a day', () => {
+  const firm = { name: 'Kelby Systems', kind: 'organisation' as const, aliases: [], urls: ['https://kelby-systems.example'] };
+  const said = (sentence: string, published: string) => candidateClaims({ url: 'https://kelby-systems.example/a', title: 'Results', publisher: 'Kelby Systems', published, speakers: ['Kelby Systems'], text: sentence }, firm)[0]!;
+  const filing = (quote: string): EvidenceItem => ({ url: `https://filings.example/${(n += 1)}`, publisher: 'Securities Disclosure Commission', published: '2025-08-06', quote, independent_of_subject: true, relevance: 0.5 });
+
+  it('"at June 30", said in July 2025, is June 2025, and "June 30, 2025" is read as June 2025', () => {
+    const c = said('Backlog stood at $2.6 billion at June 30.', '2025-07-29');
+    const v = judgeClaim(c, [filing('Backlog at June 30, 2025 was $2,310 million, compared with $2,450 million at December 31, 2024.')], '2026-01-01', claimActors(c.quote, firm));
+    expect(v.rationale).toContain('against the reported $2,310 million');
+    expect(v.outcome).toBe('mostly_false');
+  });
+
+  it('a claim with one word of substance is searched for by that word alone too', () => {
+    expect(searchQuery(said('Backlog stood at $2.6 billion at June 30.', '2025-07-29')).split(' OR ')).toContain('backlog');
+  });
+});
