@@ -4,7 +4,9 @@ import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words
 import type { CandidateClaim } from './types.ts';
 import { isIndependent, isPartyStatement, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
-import { isTableRow } from './table-figures.ts';
+import { isTableRow, readTableRow } from './table-figures.ts';
+import { readQuantities } from './quantities.ts';
+import { checkedFigures } from './judge-figures.ts';
 import { SERIES } from './judge-series.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
@@ -96,7 +98,7 @@ function bears(x: Scored | undefined): x is Scored {
  * claim too (so "opened in May. The second will not open until 2026." stays whole).
  * Sentences in `skip` (the subject's own words, quoted) are never chosen.
  */
-export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = '', publisher = ''): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = '', publisher = '', units: ReadonlySet<string> = new Set()): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
   const scored: Scored[] = [];
   const spans = sentenceSpans(text);
   const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors, publisher).slice(1) : null;
@@ -111,7 +113,10 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
     // A table row is read with its column headings, which say what its cells measure.
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
     const o = overlap(ct, header ? `${header}\n${sentence}` : sentence);
-    scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors });
+    // A sentence that shares the claim's words and states a figure of the claim's kind (a count of parcels beside
+    // "more than 3.1 million parcels") is anchored by that figure, though its value differs.
+    const figure = units.size > 0 && o.shared.some((w) => !ct.names.has(w)) && (header ? readTableRow(sentence, header) : readQuantities(sentence)).some((q) => units.has(q.unit)) ? 1 : 0;
+    scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors + figure });
   }
   let best: Scored | undefined;
   for (const x of scored) if (bears(x) && (!best || x.score > best.score + 1e-9)) best = x;
@@ -252,6 +257,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
   const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
   const actors = claimActors(claim.quote, subject);
+  const units = new Set(checkedFigures(claim.quote, claim.claim_type).map((f) => f.unit));
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
     if (!mayBeEvidence(doc, subject)) continue;
@@ -263,7 +269,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
     // Up to two passages a document: a table gives one row for each of two clubs, a report two findings.
     const skip = [...own];
     for (let k = 0; k < 2; k++) {
-    const found = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher);
+    const found = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher, units);
     if (!found) break;
     // A claim about every period of a run ("has gone up every year since 2019") is read against the whole
     // table, row by row, not against the one row that shares most of its words.

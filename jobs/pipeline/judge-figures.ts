@@ -209,7 +209,13 @@ export function figuresJudge(input: JudgeInput): Finding {
     for (const item of items) {
       for (const sentence of item.sentences) {
         const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header, sinceYear(claim.quote)) : [];
-        for (const e of [...evidenceFigures(sentence, item.table_header), ...derived]) {
+        const figures = [...evidenceFigures(sentence, item.table_header), ...derived];
+        // When a sentence counts the claim's own thing ("two fire engines" beside "41 fire engines"), its counts of
+        // other things ("28 firefighters") are not compared with the claim's.
+        const counts = (e: Reading) => c.unit === 'count' && e.unit === 'count' && !!c.counted?.size && [...c.counted].some((w) => e.counted?.has(w));
+        const sameThing = figures.some(counts);
+        for (const e of figures) {
+          if (sameThing && c.unit === 'count' && e.unit === 'count' && !counts(e)) continue;
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
           const matched = matchScore(c, e, claim.claim_type);
           if (matched === null) continue;

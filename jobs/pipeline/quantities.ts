@@ -43,6 +43,7 @@ export type Reading = {
   /** A level to be reached ("raise pay to $17": up; "cut leakage to 150": down), in a promise or forecast. */
   toLevel?: 'up' | 'down' | null;
   head: string | null;
+  counted?: Set<string>;
   context: Set<string>;
   /** The words of the figure's own clause, which break ties between figures of one sentence. */
   clause?: Set<string>;
@@ -293,6 +294,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       denominator,
       toLevel,
       head: head ? stem(head) : null,
+      // What a count counts: the words of the noun phrase after it ("41 fire engines", "28 firefighters").
+      counted: new Set(nextWords.slice(0, 4).filter((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w)).slice(0, 3).map(stem)),
       context,
       clause: new Set([...contentStems(clause)].filter((w) => context.has(w))),
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").

@@ -326,3 +326,17 @@ describe('dates without a year, and dates with a day', () => {
     expect(searchQuery(said('Backlog stood at $2.6 billion at June 30.', '2025-07-29')).split(' OR ')).toContain('backlog');
   });
 });
+
+describe('counts of the claimed thing', () => {
+  it('a sentence counting the claim\'s own thing is not read for its counts of other things', () => {
+    const c = claimOf('Every one of our 41 fire engines now carries a thermal imaging camera.', '41 fire engines', '2025-02-04');
+    const v = judgeClaim(c, [item('The Tarrow Fire Service station is crewed full-time by 28 firefighters and houses two fire engines.', '2025-06-03')], '2026-01-01', claimActors(c.quote, subject));
+    expect(v.rationale).not.toContain('reported 28');
+  });
+
+  it('a sentence with a figure of the claim\'s kind and its words bears on it, though the value differs', () => {
+    const c = claimOf('We expect to hand out more than 3.1 million parcels in the year to March.', 'parcels', '2024-11-05');
+    const doc = { url: 'https://stats-office.example/parcels', title: 'Parcels', publisher: 'Tarrow Statistics Office', published: '2025-05-01', speakers: [], text: 'Tarrow Fire Service distributed 3,020,000 parcels in 2024-25, 1.3 per cent more than in 2023-24.' };
+    expect(selectEvidence(c, known, [doc], 5)).toHaveLength(1);
+  });
+});
