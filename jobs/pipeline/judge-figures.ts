@@ -24,7 +24,23 @@ export function readFigures(sentence: string): Reading[] {
 
 /** The figures of an evidence sentence: a table row is read cell by cell under its column headings. */
 function evidenceFigures(sentence: string, header: string | undefined): Reading[] {
-  return header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence);
+  if (header && isTableRow(sentence)) return readTableRow(sentence, header);
+  const read = readQuantities(sentence);
+  // A share stated as two counts ("in only 410 of the 640 homes") or as all of a count ("all 38 trains are now in
+  // service") is also read as a percentage, which a claim that every one of them was done is held to.
+  const shares: Reading[] = [];
+  read.forEach((d, i) => {
+    const part = read[i - 1];
+    if (d.denominator && part && part.unit === 'count' && d.unit === 'count' && d.value > 0 && part.value <= d.value) {
+      const v = (100 * part.value) / d.value;
+      shares.push({ ...part, text: `${part.text} of ${d.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'level', counted: d.counted, head: d.head });
+    }
+  });
+  for (const m of sentence.matchAll(/\b(?:all|every one of (?:the|its|our|their))\s+(\d[\d,]*)\s+(?!per\b)/gi)) {
+    const d = read.find((r) => r.at === m.index + m[0].indexOf(m[1]!));
+    if (d && d.unit === 'count' && !d.forecast && !d.negated && !d.target) shares.push({ ...d, text: m[0].trim(), value: 100, low: 100, high: 100, unit: 'percent', kind: 'level' });
+  }
+  return [...read, ...shares];
 }
 
 const meets = (a: Set<string>, b: Set<string>) => a.size === 0 || b.size === 0 || [...a].some((y) => b.has(y));
@@ -53,11 +69,16 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   if (c.unit !== 'percent' && c.unit !== 'points' && x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
   let score = [...c.context].filter((w) => e.context.has(w)).length;
   if (c.head && c.head === e.head) score += 3;
+  // Figures that count the same thing ("all 38 Aurelia trains" for "every one of our 38 Aurelia trains").
+  // (A share a claim makes of every one of a kind has no noun after it: what it counts is the kind.)
+  if (c.head === null && c.counted?.size && e.counted?.size && [...c.counted].some((w) => e.counted!.has(w))) score += 2;
   if (score < 1) return null;
   // Between figures of one sentence, the one whose own clause shares the claim's words other than the noun they
   // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
   // on time", not "3.2% of its trains were cancelled", though both count trains).
-  return score + 3 * [...c.context].filter((w) => w !== c.head && e.clause?.has(w)).length + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
+  // (The claim's own clause, when it has several: "returned $480 million … and reduced net debt to below $1 billion".)
+  const own = c.clause?.size ? c.clause : c.context;
+  return score + 3 * [...own].filter((w) => w !== c.head && e.clause?.has(w)).length + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
 }
 
 /** Relative distance of a claimed value from a reported one (or range), measured against the report. */
@@ -186,7 +207,12 @@ export function checkedFigures(quote: string, type: ClaimType): Reading[] {
   if (type === 'factual' && !read.some((f) => f.unit === 'percent') && UNIVERSAL.test(quote) && !SERIES.test(quote)) {
     const at = quote.search(UNIVERSAL);
     const [base] = readQuantities('100%');
-    if (base) read.push({ ...base, text: quote.slice(at).split(/\s+/).slice(0, 3).join(' '), at, context: readQuantities(quote)[0]?.context ?? new Set(), head: null, years: new Set(), months: new Set(), part: null });
+    // "all 640 homes have been treated": the 640 counts the homes the claim is about; 100% of them is the claim.
+    const universe = read.find((r) => r.unit === 'count' && r.at > at && r.at - at <= 20);
+    // Its period is the claim's own ("In December 2024 we completed … all 1,150"), when it names one.
+    const dated = universe ?? readQuantities(quote)[0];
+    if (base) read.push({ ...base, text: quote.slice(at).split(/\s+/).slice(0, 3).join(' '), at, context: readQuantities(quote)[0]?.context ?? new Set(), head: null, counted: universe?.counted, years: dated?.years ?? new Set(), months: dated?.months ?? new Set(), part: dated?.part ?? null });
+    if (universe) return read.filter((r) => r !== universe);
   }
   return read;
 }

@@ -184,7 +184,10 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const differ = figuresDiffer(claim.quote, sentence, forward);
   // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
   // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done in words).
-  const figuresStated = claim.claim_type !== 'factual' || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
+  // A promise of a number of deeds ("open 150 warm hubs") is kept in full only when the number done is reported;
+  // a report of some done ("the hubs opened") is the figures judge's to weigh.
+  const countedPromise = claim.claim_type === 'promise' && claimed.some((c) => c.unit === 'count' && c.value > 1);
+  const figuresStated = (claim.claim_type !== 'factual' && !countedPromise) || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => !e.denominator && !e.target && e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
   const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));

@@ -288,7 +288,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       // "received £2.4m to open 150 hubs", "had planned to recruit 85": a figure in a purpose or plan is not an outcome.
       target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before)
         || /\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)),
-      forecast: prev.some((w) => FORECAST.has(w)),
+      // (or said of the future after it: "all 640 homes would be treated by March")
+      forecast: prev.some((w) => FORECAST.has(w)) || /^[^,;.]{0,40}?\b(?:would|will|shall)\s+(?:be|have|need|take|get)\b/i.test(after),
       negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
       denominator,
