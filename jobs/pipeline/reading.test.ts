@@ -340,3 +340,18 @@ describe('counts of the claimed thing', () => {
     expect(selectEvidence(c, known, [doc], 5)).toHaveLength(1);
   });
 });
+
+describe('places said in words', () => {
+  const pundit = { name: 'Kelby Clarion', kind: 'outlet' as const, aliases: [], urls: ['https://kelby-clarion.example'] };
+  const said = (sentence: string) => candidateClaims({ url: 'https://kelby-clarion.example/a', title: 'Preview', publisher: 'Kelby Clarion', published: '2024-08-02', speakers: ['Kelby Clarion'], text: sentence }, pundit)[0]!;
+  const league = (quote: string): EvidenceItem => ({ url: `https://league.example/${(n += 1)}`, publisher: 'Pellow League', published: '2025-05-18', quote, independent_of_subject: true, relevance: 0.5 });
+  const final = league('Fellgate Athletic are champions and are promoted with runners-up Brindmoor United.');
+
+  it('"runners-up X" is second: "X will win the league" fails', () => {
+    expect(judgeClaim(said('Brindmoor United will win the league this season.'), [final], '2025-09-01').outcome).toBe('false');
+  });
+
+  it('"to be crowned champions" claims first place', () => {
+    expect(judgeClaim(said('We fancy Fellgate Athletic to be crowned champions this season.'), [final], '2025-09-01').outcome).toBe('true');
+  });
+});
