@@ -342,8 +342,8 @@ describe('counts of the claimed thing', () => {
 });
 
 describe('places said in words', () => {
-  const pundit = { name: 'Kelby Clarion', kind: 'outlet' as const, aliases: [], urls: ['https://kelby-clarion.example'] };
-  const said = (sentence: string) => candidateClaims({ url: 'https://kelby-clarion.example/a', title: 'Preview', publisher: 'Kelby Clarion', published: '2024-08-02', speakers: ['Kelby Clarion'], text: sentence }, pundit)[0]!;
+  const pundit = { name: 'Maisie Kelby', kind: 'person' as const, aliases: [], urls: ['https://maisie-kelby.example'] };
+  const said = (sentence: string) => candidateClaims({ url: 'https://maisie-kelby.example/a', title: 'Preview', publisher: 'Maisie Kelby', published: '2024-08-02', speakers: ['Maisie Kelby'], text: sentence }, pundit)[0]!;
   const league = (quote: string): EvidenceItem => ({ url: `https://league.example/${(n += 1)}`, publisher: 'Pellow League', published: '2025-05-18', quote, independent_of_subject: true, relevance: 0.5 });
   const final = league('Fellgate Athletic are champions and are promoted with runners-up Brindmoor United.');
 
@@ -352,6 +352,6 @@ describe('places said in words', () => {
   });
 
   it('"to be crowned champions" claims first place', () => {
-    expect(judgeClaim(said('We fancy Fellgate Athletic to be crowned champions this season.'), [final], '2025-09-01').outcome).toBe('true');
+    expect(judgeClaim(said('I fancy Fellgate Athletic to be crowned champions this season.'), [final], '2025-09-01').outcome).toBe('true');
   });
 });
