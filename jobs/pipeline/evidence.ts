@@ -110,8 +110,10 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
     if (actors && quotesSubject(sentence, actors)) continue;
     if (isStatement(text, s.start, sentence)) continue;
     if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
-    // A table row is read with its column headings, which say what its cells measure.
+    // A table row is read with its column headings, which say what its cells measure; the heading row itself
+    // states nothing (its words are read with each row under it).
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
+    if (isTableRow(sentence) && header === undefined && isTableRow(text.slice(s.end + 1, text.indexOf('\n', s.end + 1) < 0 ? undefined : text.indexOf('\n', s.end + 1)))) continue;
     const o = overlap(ct, header ? `${header}\n${sentence}` : sentence);
     // A sentence that shares the claim's words and states a figure of the claim's kind (a count of parcels beside
     // "more than 3.1 million parcels") is anchored by that figure, though its value differs.

@@ -73,6 +73,10 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   // (A share a claim makes of every one of a kind has no noun after it: what it counts is the kind.)
   if (c.head === null && c.counted?.size && e.counted?.size && [...c.counted].some((w) => e.counted!.has(w))) score += 2;
   if (score < 1) return null;
+  // A count that names none of what the claim counts ("Suppliers installed 1.17 million smart meters" for "one
+  // million homes") needs more than one word in common to be taken for the same measure (a table cell is named
+  // by its headings, and is matched as they allow).
+  if (c.unit === 'count' && e.counted?.size && c.counted?.size && ![...c.counted].some((w) => e.counted!.has(w) || e.context.has(w)) && score < 2) return null;
   // Between figures of one sentence, the one whose own clause shares the claim's words other than the noun they
   // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
   // on time", not "3.2% of its trains were cancelled", though both count trains).

@@ -53,8 +53,10 @@ export function stem(word: string): string {
   else if (w.endsWith('ed') && hasVowel(w.slice(0, -2)) && w.length > 4) w = w.slice(0, -2);
   // "planned" → "plan", but "added" → "add", as "add" itself stays.
   if (w !== before && w.length > 3 && /([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
-  // "regulation", "regulator", "regulatory": one word family (the body and what it does).
+  // "regulation", "regulator", "regulatory": one word family (the body and what it does); so are "supplier" and
+  // "supply", "provider" and "provide", "employer" and "employ".
   if (w.length >= 8 && /at(?:ion|or|ory)$/.test(w)) w = w.replace(/at(?:ion|or|ory)$/, 'at');
+  else if (w.length >= 6 && /(?:ier|ider|oyer)$/.test(w)) w = w.slice(0, -2);
   if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   if (w.endsWith('y') && w.length > 3) w = `${w.slice(0, -1)}i`;
   return w;

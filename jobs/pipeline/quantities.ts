@@ -136,6 +136,9 @@ export function direction(text: string): 1 | -1 | 0 {
 /** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
 export const NEARLY = 0.95;
 
+// Words after a figure that say nothing of what it counts.
+const GENERIC = new Set(['per', 'cent', 'percent', 'end', 'year', 'years', 'month', 'months', 'total', 'number', 'figure', 'time', 'now', 'new', 'more', 'less', 'fewer', 'than', 'last', 'next', 'this', 'same', 'period', 'quarter', 'week', 'weeks', 'day', 'days', 'across', 'since']);
+
 type Raw = Reading & { end: number };
 
 /** The figures a sentence states. `header` is a table's column heading for a cell (its words and period join the cell's). */
@@ -296,7 +299,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       toLevel,
       head: head ? stem(head) : null,
       // What a count counts: the words of the noun phrase after it ("41 fire engines", "28 firefighters").
-      counted: new Set(nextWords.slice(0, 4).filter((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w)).slice(0, 3).map(stem)),
+      counted: new Set(nextWords.slice(0, 6).filter((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !GENERIC.has(w)).slice(0, 3).map(stem)),
       context,
       clause: new Set([...contentStems(clause)].filter((w) => context.has(w))),
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").

@@ -23,7 +23,9 @@ export function readTableRow(row: string, header: string): Reading[] {
         const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
         const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};
         const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
-        out.push({ ...r, ...scaled, ...unit, at: r.at + offset });
+        // What a cell counts is what its own heading names ("Smart meters installed").
+        const counted = new Set([...contentStems(own)].filter((w) => !/^(?:million|billion|thousand|total|number|chang|per|cent|percent|rat|share)$/.test(w)));
+        out.push({ ...r, ...scaled, ...unit, counted, at: r.at + offset });
       }
     }
     offset += cell.length + 1;
