@@ -77,6 +77,10 @@ const M = {
 // "My expectation is that the cap comes down this winter": a forecast said as a noun.
 const EXPECTATION = /\b(?:my|our|the\s+\w+'s)\s+(?:central\s+)?(?:expectation|forecast|prediction|bet|guess|hunch)\s+is\s+that\b/i;
 const REPORTED_FUTURE = /\b(?:said|added|told\s+\w+|insisted|argued|claimed|predicted|warned|promised|went on to say)\s+(?:that\s+)?[^.;]*\bwould\b/i;
+/** A sentence without the conjunction it opens with ("And put a smoke alarm in the kitchen"). */
+const withoutOpener = (text: string) => text.replace(/^\s*(?:and|so|but|also|then|plus)\s*,?\s+/i, '');
+// "Wiping mould off with bleach is the best way to get rid of it": advice in the words of a fact.
+const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
 const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
 // A judgement rather than a fact: "too many", "too high for too long", "the worst I've seen", "believes"
 // (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
@@ -103,7 +107,11 @@ function termsOf(view: View): TermJson[] {
 /** Advice given to others: "people should…", "we recommend…", "boil water before…". */
 function isGuidance(doc: View): boolean {
   if (hasAny(doc, [...M.advice, ...M.advisedTo, ...M.bestTo])) return true;
-  if (hasAny(doc, M.imperative) && !hasAny(doc, M.notImperative)) return true;
+  // (A verb the tagger reads as imperative opens the sentence: "Test your smoke alarms" is not "Prices rise".)
+  const opensImperative = doc.has('^please? #Imperative');
+  // "Let me start with money", "Let's be clear": the speaker's own turn of phrase, not advice.
+  if (doc.has('^let (me|us|\'s)') || /^\s*let(?:'s|’s|\s+(?:me|us))\b/i.test(doc.text())) return false;
+  if (hasAny(doc, M.imperative) && !hasAny(doc, opensImperative ? M.notImperative.slice(0, 1) : M.notImperative)) return true;
   for (const match of doc.match(M.modal).json() as Array<{ terms: TermJson[] }>) {
     const who = match.terms[0]?.normal ?? '';
     const verb = match.terms.at(-1);
@@ -140,7 +148,7 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
     opinion: either(M.opinion) || OPINION.test(sentence),
     vague: either(M.vague) || VAGUE.test(sentence.trim()),
     hedge: hedged(doc) && !/\bshould\b/i.test(sentence) && /\b(might|may|could)\b/i.test(sentence) && !/\b(could not|couldn't|may not|might not)\b/i.test(sentence),
-    guidance: isGuidance(doc),
+    guidance: isGuidance(doc) || isGuidance(parsePlain(withoutOpener(asFirstPerson(sentence, selfNames)))) || BEST_WAY.test(sentence),
     commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),
     forecast: hasAny(doc, [...M.forecastVerb, ...M.likely, ...M.future]) || hedged(doc),
   };
@@ -170,7 +178,7 @@ function isForecastVerb(doc: View): boolean {
 }
 
 function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimType {
-  if (isGuidance(doc)) return 'guidance';
+  if (isGuidance(doc) || isGuidance(parsePlain(withoutOpener(asFirstPerson(sentence, context.self_names)))) || BEST_WAY.test(sentence)) return 'guidance';
   // "We kept our promise of…": a report of a promise kept or broken is a statement of fact.
   const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
   // "all 150 of our promised warm hubs opened": a promise named as done is a statement of fact.
@@ -275,6 +283,8 @@ function wordsBefore(sentence: string, index: number): string[] {
 function chronoDates(sentence: string, ref: string): Found[] {
   const out: Found[] = [];
   for (const r of chrono.parse(sentence, new Date(`${ref}T12:00:00Z`))) {
+    // A time of day ("Evening", "tonight") is no deadline, least of all inside a name ("the Dunholme Evening Star").
+    if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && !r.start.isCertain('month') && !r.start.isCertain('year') && !/\b(?:tomorrow|week|month|year|weekend)\b/i.test(r.text)) continue;
     const d = r.start.date();
     // "within two years" counts from said_on; "this year" or "next year" is a whole calendar period.
     const duration = /(days?|weeks?|months?|years?)\s*$/i.test(r.text) && /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|\d+)\b/i.test(r.text);
@@ -299,6 +309,7 @@ function compromiseDates(sentence: string, ref: string): Found[] {
     while (words.length > 1 && /^(by|before|until|till|in|during|through|throughout|from|on|at|within)$/i.test(words[0] ?? '')) words.shift();
     const prev = wordsBefore(sentence, p.offset.start).at(-1) ?? '';
     if (words.length === 1 && AUXILIARIES.has(prev)) continue; // "will fall": a verb, not autumn
+    if (words.length === 1 && /^(?:daily|weekly|monthly|yearly|annual|annually|nightly|hourly|morning|afternoon|evening|night|tonight|noon|midnight)$/i.test(words[0] ?? '')) continue; // how often, or a time of day: not when
     const period = (nlp(words.join(' ')) as any).dates({ today: ref, timezone: 'UTC' }).json()[0]?.dates;
     if (!period?.end) continue;
     const date = /^before$/i.test(p.text.trim().split(/\s+/)[0] ?? '') && !words.includes('end') ? dayBefore(period.start.slice(0, 10)) : period.end.slice(0, 10);

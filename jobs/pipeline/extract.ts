@@ -260,7 +260,8 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   if (cues.hedge || isOffer(sentence) || CHANCE.test(sentence) || DATELINE.test(sentence.trim())) return false;
   // (A view beside a forecast — "with our reservoirs in good shape, I don't expect a ban" — leaves the forecast.)
   const forecastWord = /\b(?:expect|expects|predict|predicts|forecast|forecasts|anticipate|bet)\b/i.test(sentence);
-  if ((cues.vague || (cues.opinion && !forecastWord)) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
+  const inWords = CHECKABLE_IN_WORDS.test(sentence) || (cues.guidance && BEST_WAY.test(sentence));
+  if (!inWords && (cues.vague || (cues.opinion && !forecastWord)) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
   // (A quotation is speech, never a heading, though its closing stop sits outside the marks.)
   if (!quoted && !doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
   const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
@@ -272,7 +273,7 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))) && !addressed.has(tokens(e).join(' ')));
   // "We have never been fined by the regulator", "Not one of our food banks closed": a definite statement of
   // one's own record, checkable though it has no figure or date.
-  const record = NEVER_RECORD.test(sentence) && !cues.opinion;
+  const record = (NEVER_RECORD.test(sentence) || CHECKABLE_IN_WORDS.test(sentence)) && !cues.opinion;
   return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance || record;
 }
 
@@ -282,6 +283,12 @@ const ADDRESSEES = 'customers|investors|passengers|residents|tenants|patients|pe
 const CHANCE = /^\s*there(?:'s|’s| is| was)\s+(?:a|an|some|every|always a)\s+(?:\w+\s+)?(?:chance|possibility|risk)\b/i;
 // A dateline on a line of its own ("FENWICK FALLS, Wis., Feb. 5, 2025").
 const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]+\s+\d{1,2},?\s*)?(?:(?:19|20)\d\d)?\s*[.-]?$/u;
+// Checkable though it names no figure, date or other party: a share in words ("most accidental house fires start
+// in the kitchen"), a place among peers ("no other paper in the county sells more", "the best-selling daily in the
+// county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
+// regulator cleared us").
+const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:over|in|during)\s+the\s+(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
+const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;

@@ -355,3 +355,25 @@ describe('places said in words', () => {
     expect(judgeClaim(said('I fancy Fellgate Athletic to be crowned champions this season.'), [final], '2025-09-01').outcome).toBe('true');
   });
 });
+
+describe('claims in words only', () => {
+  const body = { name: 'Kelby Courier', kind: 'outlet' as const, aliases: [], urls: ['https://kelby-courier.example'] };
+  const claims = (sentence: string) => candidateClaims({ url: 'https://kelby-courier.example/a', title: 'News', publisher: 'Kelby Courier', published: '2025-01-10', speakers: ['Kelby Courier'], text: sentence }, body);
+
+  it.each([
+    ['Test your smoke alarms once a month by pressing the test button.', 'guidance'],
+    ['And put a smoke alarm in the kitchen as well, right above the cooker.', 'guidance'],
+    ['Wiping mould off with diluted bleach is the best way to get rid of it.', 'guidance'],
+    ['Most accidental house fires in this county start in the kitchen.', 'factual'],
+    ['No other paper in the county sells more.', 'factual'],
+    ['The Kelby Evening Courier is the best-selling daily newspaper in the county.', 'factual'],
+    ['Our print sales and our website audience both grew over the past year.', 'factual'],
+    ['The regulator cleared us over the hospital story.', 'factual'],
+  ])('"%s" is a %s claim', (sentence, type) => {
+    expect(claims(sentence).map((c) => c.claim_type)).toEqual([type]);
+  });
+
+  it('"Let me start with money." is not advice', () => {
+    expect(claims('Let me start with money.')).toEqual([]);
+  });
+});
