@@ -58,7 +58,9 @@ export function isOwnPublication(doc: { url: string; publisher: string }, subjec
 export function affiliationsOf(description: string | null | undefined): string[] {
   const d = (description ?? '').replace(/^SAMPLE DATA \(invented\):\s*/i, '');
   const out: string[] = [];
-  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
+  // "director of Wexmoor Rail", "managing director of the train operator Wexmoor Rail": a few lower-case words may
+  // say what kind of body it is before its name.
+  for (const m of d.matchAll(/\b(?:of|at|for|with)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{Ll}-]+\s+){0,3}?((?:the\s+)?(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,})(?:\s+(?:(?:and|of|for|the|&)\s+)*(?:\p{Lu}[\p{L}'’-]*|\p{Lu}{2,}))*)/gu)) {
     const name = m[1]!.replace(/^the\s+/i, '');
     if (name.split(/\s+/).length >= 2 || /^\p{Lu}{2,}$/u.test(name)) out.push(name);
   }
@@ -87,4 +89,13 @@ export function isIndependent(
  */
 export function mayBeEvidence(doc: { sample?: boolean }, subject: { sample?: boolean; demo?: boolean }): boolean {
   return doc.sample !== true || (subject.sample === true && subject.demo !== true);
+}
+
+/**
+ * A party's own statement (methodology, "Evidence"): a document whose publisher is among its speakers (a
+ * press release, a column, a forecast) carries that party's claims, not findings. It never settles a claim
+ * of anyone else; what the subject's own documents say about it is already not independent.
+ */
+export function isPartyStatement(doc: { publisher: string; speakers?: readonly string[] }): boolean {
+  return (doc.speakers ?? []).some((s) => publishedBy(doc.publisher, [s]));
 }

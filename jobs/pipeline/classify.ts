@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { parse } from './parse.ts';
+import { parse, parsePlain } from './parse.ts';
 import datesPlugin from 'compromise-dates';
 import * as chrono from 'chrono-node';
 import type { ClaimType, Classification, Topic } from './types.ts';
@@ -74,7 +74,19 @@ const M = {
   vague: ['(strive|striving|try|trying|best|excellence|world-class|proud|delighted|pleased|happy|thrilled|excited|passionate|hope|hopefully)'],
 };
 
+// "My expectation is that the cap comes down this winter": a forecast said as a noun.
+const EXPECTATION = /\b(?:my|our|the\s+\w+'s)\s+(?:central\s+)?(?:expectation|forecast|prediction|bet|guess|hunch)\s+is\s+that\b/i;
+const REPORTED_FUTURE = /\b(?:said|added|told\s+\w+|insisted|argued|claimed|predicted|warned|promised|went on to say)\s+(?:that\s+)?[^.;]*\bwould\b/i;
+/** A sentence without the conjunction it opens with ("And put a smoke alarm in the kitchen"). */
+const withoutOpener = (text: string) => text.replace(/^\s*(?:and|so|but|also|then|plus)\s*,?\s+/i, '');
+// "Wiping mould off with bleach is the best way to get rid of it": advice in the words of a fact.
+const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
 const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
+// A judgement rather than a fact: "too many", "too high for too long", "the worst I've seen", "believes"
+// (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
+const OPINION = /\btoo\s+(?:many|much|few|little|high|low|long|short|slow|fast|late|early|expensive|cheap|big|small)\b|\bthe\s+(?:worst|best)\s+(?:i|we)\s*(?:'ve|have)\s+(?:ever\s+)?seen\b|\b(?:believes|thinks|feels)\s+(?:that\s+)?(?:the|a|an|its|their|our|this)\b|\bto remember\b|\bin (?:good|great|fine|rude|decent) (?:shape|health|heart)\b|\b(?:i'?m|i am|we'?re|we are)\s+(?:\w+\s+)?(?:gloomier|cheerier|happier|sadder|more (?:optimistic|pessimistic|hopeful|worried|confident))\b|\bwould have been (?:a|an) (?:fantasy|dream|miracle|joke)\b/i;
+// An aim with nothing to measure: "we want every reader to feel…", "we will continue to bring…", "we will keep working to earn…".
+const VAGUE = /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b|^(?:we|i)\s+(?:want|would like|wish)\s+(?:every|all|each|our|the|people|you|everyone|readers|customers|fans|residents)\b[^.]{0,80}\b(?:to\s+)?(?:feel|be|see|know|enjoy|trust|believe)\b|^(?:we|i)\s+will\s+(?:continue|keep(?:\s+on)?|carry on)\s+(?:to\s+|working\s+to\s+|striving\s+to\s+)?(?:bring|work|earn|strive|try|serve|support|champion|listen|improve|do|build|deliver|push|fight)\b/i;
 const HEDGES = new Set(['may', 'might', 'could', 'should']);
 
 /** Replace the speaker's own names by first-person words, so self-reference reads as "we". */
@@ -95,7 +107,11 @@ function termsOf(view: View): TermJson[] {
 /** Advice given to others: "people should…", "we recommend…", "boil water before…". */
 function isGuidance(doc: View): boolean {
   if (hasAny(doc, [...M.advice, ...M.advisedTo, ...M.bestTo])) return true;
-  if (hasAny(doc, M.imperative) && !hasAny(doc, M.notImperative)) return true;
+  // (A verb the tagger reads as imperative opens the sentence: "Test your smoke alarms" is not "Prices rise".)
+  const opensImperative = doc.has('^please? #Imperative');
+  // "Let me start with money", "Let's be clear": the speaker's own turn of phrase, not advice.
+  if (doc.has('^let (me|us|\'s)') || /^\s*let(?:'s|’s|\s+(?:me|us))\b/i.test(doc.text())) return false;
+  if (hasAny(doc, M.imperative) && !hasAny(doc, opensImperative ? M.notImperative.slice(0, 1) : M.notImperative)) return true;
   for (const match of doc.match(M.modal).json() as Array<{ terms: TermJson[] }>) {
     const who = match.terms[0]?.normal ?? '';
     const verb = match.terms.at(-1);
@@ -124,13 +140,15 @@ function termsOfMatches(view: { json(): unknown }): TermJson[][] {
 export function readCues(sentence: string, selfNames: readonly string[] = []): Cues {
   const doc = parse(asFirstPerson(sentence, selfNames));
   doc.compute('root');
+  const plain = parsePlain(asFirstPerson(sentence, selfNames));
+  const either = (patterns: readonly string[]) => hasAny(doc, patterns) || hasAny(plain, patterns);
   return {
     question: sentence.trim().endsWith('?'),
-    greeting: hasAny(doc, M.greeting),
-    opinion: hasAny(doc, M.opinion),
-    vague: hasAny(doc, M.vague) || /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b/i.test(sentence.trim()),
+    greeting: either(M.greeting),
+    opinion: either(M.opinion) || OPINION.test(sentence),
+    vague: either(M.vague) || VAGUE.test(sentence.trim()),
     hedge: hedged(doc) && !/\bshould\b/i.test(sentence) && /\b(might|may|could)\b/i.test(sentence) && !/\b(could not|couldn't|may not|might not)\b/i.test(sentence),
-    guidance: isGuidance(doc),
+    guidance: isGuidance(doc) || isGuidance(parsePlain(withoutOpener(asFirstPerson(sentence, selfNames)))) || BEST_WAY.test(sentence),
     commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),
     forecast: hasAny(doc, [...M.forecastVerb, ...M.likely, ...M.future]) || hedged(doc),
   };
@@ -138,6 +156,7 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
 
 // Verbs of a level changing: "bills will rise" forecasts a figure; "the stand will open" commits to a deed.
 const LEVEL_VERBS = new Set(['rise', 'fall', 'increase', 'decrease', 'grow', 'drop', 'decline', 'climb', 'peak', 'slow', 'ease', 'recover', 'double', 'halve', 'exceed', 'top', 'reach', 'remain', 'hit', 'improve', 'worsen', 'shrink', 'slip', 'soar', 'surge', 'plunge', 'fluctuate', 'average', 'go', 'come', 'be']);
+const BODY_WORDS = 'company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade|government|regulator|ministry|department|league|government';
 // Words by which a body refers to itself ("the company expects", "the trust would recruit").
 const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade)\b/i;
 
@@ -159,18 +178,25 @@ function isForecastVerb(doc: View): boolean {
 }
 
 function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimType {
-  if (isGuidance(doc)) return 'guidance';
+  if (isGuidance(doc) || isGuidance(parsePlain(withoutOpener(asFirstPerson(sentence, context.self_names)))) || BEST_WAY.test(sentence)) return 'guidance';
   // "We kept our promise of…": a report of a promise kept or broken is a statement of fact.
   const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
-  if (hasAny(doc, M.pledge) && !pastPromise) return 'promise';
+  // "all 150 of our promised warm hubs opened": a promise named as done is a statement of fact.
+  const promisedDone = /\b(?:our|its|their|the)\s+promised\b/i.test(sentence);
+  if (hasAny(doc, M.pledge) && !pastPromise && !promisedDone) return 'promise';
   const body = context.speaks_for_body === true;
-  const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names));
+  // An outlook for a figure another body owns ("I expect the council's waiting list to pass 9,000") is a
+  // forecast of someone else's figure, whoever gives it.
+  const ownWords = new Set((context.self_names ?? []).flatMap((n) => n.toLowerCase().split(/\s+/)));
+  const othersFigure = [...sentence.matchAll(/\b(?:the\s+([a-z]+)|((?:\p{Lu}[\p{L}-]+\s+){0,3}\p{Lu}[\p{L}-]+))['’]s\b/gu)]
+    .some((m) => (m[1] ? !ownWords.has(m[1].toLowerCase()) && new RegExp(`^(?:${BODY_WORDS})$`, 'i').test(m[1]) : !m[2]!.toLowerCase().split(/\s+/).some((w) => ownWords.has(w))));
+  const self = SELF_REFERENCE.test(asFirstPerson(sentence, context.self_names)) && !othersFigure;
   const predictWord = /\b(predict|predicts|predicted|prediction|tip|tipping|bet)\b/i.test(sentence);
   // An expectation: a body's for its own figures is guidance (the outlook a company or public body
   // publishes, judged against the actual); anyone's for the world is a prediction.
   const onTrack = /\b(on track|on course|set|due|poised|going)\s+to\s+(\w+)/i.exec(sentence);
   if (onTrack && !isForecastVerb(doc) && body && self && !LEVEL_VERBS.has(parse(onTrack[2]!).compute('root').json()[0]?.terms?.[0]?.root ?? onTrack[2]!.toLowerCase())) return 'promise';
-  if (isForecastVerb(doc) || hasAny(doc, M.likely)) {
+  if (isForecastVerb(doc) || hasAny(doc, M.likely) || EXPECTATION.test(sentence)) {
     // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
     const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
     if (body && self && !predictWord && !wide) return 'guidance';
@@ -184,14 +210,17 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     const before = sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '';
     const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
     const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self));
-    if (someoneElse) return hasAny(doc, M.future) ? 'prediction' : 'factual';
-    if (body && verb && !LEVEL_VERBS.has(verb) && (self || context.own_document)) return 'promise';
+    // "He added that Sallowford would not lose a home game": "would" in reported speech is the speaker's "will".
+    if (someoneElse) return hasAny(doc, M.future) || REPORTED_FUTURE.test(sentence) ? 'prediction' : 'factual';
+    // "will be in place", "will be ready by March": a state the body brings about, a deed like "will open".
+    const done = verb === 'be' && /\b(?:will|shall)\s+(?:all\s+)?be\s+(?:fully\s+)?(?:in place|ready|open|opened|complete|completed|finished|built|installed|fitted|available|operational|live|in service|in passenger service|delivered|launched|step-free|accessible)\b/i.test(sentence);
+    if (body && verb && (!LEVEL_VERBS.has(verb) || done) && (self || context.own_document)) return 'promise';
     if (body && self && verb && LEVEL_VERBS.has(verb) && /\b(our|its)\b/i.test(asFirstPerson(sentence, context.self_names))) return 'guidance';
     if (hasAny(doc, M.future)) return 'prediction';
   }
   if (hedged(doc)) return 'prediction';
   // The present for the future ("The paywall goes live on the first of April"): a date after it was said makes it a commitment or forecast.
-  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
+  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did|has|have|now)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
     return context.speaks_for_body ? 'promise' : 'prediction';
   }
   return 'factual';
@@ -254,6 +283,8 @@ function wordsBefore(sentence: string, index: number): string[] {
 function chronoDates(sentence: string, ref: string): Found[] {
   const out: Found[] = [];
   for (const r of chrono.parse(sentence, new Date(`${ref}T12:00:00Z`))) {
+    // A time of day ("Evening", "tonight") is no deadline, least of all inside a name ("the Dunholme Evening Star").
+    if (!r.start.isCertain('day') && !r.start.isCertain('weekday') && !r.start.isCertain('month') && !r.start.isCertain('year') && !/\b(?:tomorrow|week|month|year|weekend)\b/i.test(r.text)) continue;
     const d = r.start.date();
     // "within two years" counts from said_on; "this year" or "next year" is a whole calendar period.
     const duration = /(days?|weeks?|months?|years?)\s*$/i.test(r.text) && /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|\d+)\b/i.test(r.text);
@@ -278,6 +309,7 @@ function compromiseDates(sentence: string, ref: string): Found[] {
     while (words.length > 1 && /^(by|before|until|till|in|during|through|throughout|from|on|at|within)$/i.test(words[0] ?? '')) words.shift();
     const prev = wordsBefore(sentence, p.offset.start).at(-1) ?? '';
     if (words.length === 1 && AUXILIARIES.has(prev)) continue; // "will fall": a verb, not autumn
+    if (words.length === 1 && /^(?:daily|weekly|monthly|yearly|annual|annually|nightly|hourly|morning|afternoon|evening|night|tonight|noon|midnight)$/i.test(words[0] ?? '')) continue; // how often, or a time of day: not when
     const period = (nlp(words.join(' ')) as any).dates({ today: ref, timezone: 'UTC' }).json()[0]?.dates;
     if (!period?.end) continue;
     const date = /^before$/i.test(p.text.trim().split(/\s+/)[0] ?? '') && !words.includes('end') ? dayBefore(period.start.slice(0, 10)) : period.end.slice(0, 10);

@@ -2,9 +2,12 @@ import type { FetchedDocument, KnownSubject, Providers } from '../../core/provid
 import { extractClaims } from './extract.ts';
 import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
 import type { CandidateClaim } from './types.ts';
-import { isIndependent, mayBeEvidence } from '../../core/research/rules.ts';
+import { isIndependent, isPartyStatement, mayBeEvidence } from '../../core/research/rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
-import { isTableRow } from './table-figures.ts';
+import { isTableRow, readTableRow } from './table-figures.ts';
+import { readQuantities } from './quantities.ts';
+import { checkedFigures } from './judge-figures.ts';
+import { SERIES } from './judge-series.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
@@ -61,7 +64,10 @@ export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(c
     picked.push(/^[\p{L}]{3,}$/u.test(surface.get(s) ?? '') ? surface.get(s)! : w);
     if (picked.length === QUERY_TERMS) break;
   }
+  const wordsPicked = picked.length;
   for (const n of ct.numbers.slice(0, 2)) picked.push(n);
+  // A month the claim dates itself by ("at June 30") pairs with its words as a number does.
+  for (const m of [...(ct.months ?? [])].slice(0, 1)) picked.push(m);
   if (picked.length < 2) return picked.join(' ');
   const pairs: string[] = [];
   for (let i = 0; i < picked.length; i++) for (let j = i + 1; j < picked.length; j++) pairs.push(`${picked[i]} ${picked[j]}`);
@@ -71,6 +77,9 @@ export function searchQuery(claim: CandidateClaim, ct: ClaimTerms = claimTerms(c
     const subjects = picked.filter((w) => !isChangeWord(w) && /^[\p{L}]+$/u.test(w)).slice(0, 2);
     for (const w of subjects) for (const c of CHANGE_FORMS) pairs.push(`${w} ${c}`);
   }
+  // A claim with one word of substance ("Backlog stood at $2.6 billion") is looked for by that word alone too:
+  // the source may give the figure in other units ("$2,310 million").
+  if (wordsPicked === 1) pairs.push(picked[0]!);
   return pairs.join(' OR ');
 }
 
@@ -89,7 +98,7 @@ function bears(x: Scored | undefined): x is Scored {
  * claim too (so "opened in May. The second will not open until 2026." stays whole).
  * Sentences in `skip` (the subject's own words, quoted) are never chosen.
  */
-export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = '', publisher = ''): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
+export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[] = [], actors?: Actors, title = '', publisher = '', units: ReadonlySet<string> = new Set()): { quote: string; relevance: number; table_header?: string; table_rows?: number } | null {
   const scored: Scored[] = [];
   const spans = sentenceSpans(text);
   const grounded = actors ? groundSentences([title, ...spans.map((s) => text.slice(s.start, s.end))], actors, publisher).slice(1) : null;
@@ -101,10 +110,15 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
     if (actors && quotesSubject(sentence, actors)) continue;
     if (isStatement(text, s.start, sentence)) continue;
     if (skip.some((q) => sentence.includes(q) || q.includes(sentence))) continue;
-    // A table row is read with its column headings, which say what its cells measure.
+    // A table row is read with its column headings, which say what its cells measure; the heading row itself
+    // states nothing (its words are read with each row under it).
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
+    if (isTableRow(sentence) && header === undefined && isTableRow(text.slice(s.end + 1, text.indexOf('\n', s.end + 1) < 0 ? undefined : text.indexOf('\n', s.end + 1)))) continue;
     const o = overlap(ct, header ? `${header}\n${sentence}` : sentence);
-    scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors });
+    // A sentence that shares the claim's words and states a figure of the claim's kind (a count of parcels beside
+    // "more than 3.1 million parcels") is anchored by that figure, though its value differs.
+    const figure = units.size > 0 && o.shared.some((w) => !ct.names.has(w)) && (header ? readTableRow(sentence, header) : readQuantities(sentence)).some((q) => units.has(q.unit)) ? 1 : 0;
+    scored.push({ ...s, score: o.score, words: o.shared.filter((w) => !ct.names.has(w)).length, anchors: o.anchors + figure });
   }
   let best: Scored | undefined;
   for (const x of scored) if (bears(x) && (!best || x.score > best.score + 1e-9)) best = x;
@@ -137,6 +151,26 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header, table_rows: tableRows(text, start) } : {}) };
 }
 
+/** The rows of the table a row at `at` belongs to, below its heading, verbatim. */
+export function tableBody(text: string, at: number): string {
+  const lines = text.split('\n');
+  let offset = 0;
+  let i = 0;
+  for (; i < lines.length; i++) {
+    if (offset + lines[i]!.length >= at) break;
+    offset += lines[i]!.length + 1;
+  }
+  let first = i;
+  while (first > 0 && isTableRow(lines[first - 1]!)) first--;
+  // The heading row stays out (the judges read it as table_header).
+  if (first < i) first++;
+  let last = i;
+  while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
+  const start = lines.slice(0, first).reduce((n, l) => n + l.length + 1, 0);
+  const end = lines.slice(0, last + 1).reduce((n, l) => n + l.length + 1, 0) - 1;
+  return text.slice(start, end);
+}
+
 /** The number of rows (below the heading) in the table a row at `at` belongs to. */
 export function tableRows(text: string, at: number): number {
   const lines = text.split('\n');
@@ -153,11 +187,31 @@ export function tableRows(text: string, at: number): number {
   return last - first;
 }
 
+const LABEL = /^\s*(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}):\s/u;
+const labelCounts = new Map<string, Map<string, number>>();
+/**
+ * Whether a line's "Label:" names a speaker (a transcript turn) rather than a section ("Fares:", "Access:"):
+ * a full name of two or more words, or a one-word label that opens two or more lines of the document.
+ */
+function isSpeakerLabel(text: string, label: string): boolean {
+  if (label.trim().split(/\s+/).length >= 2) return true;
+  const counts = labelCounts.get(text) ?? remember(labelCounts, text, (() => {
+    const m = new Map<string, number>();
+    for (const line of text.split('\n')) {
+      const l = LABEL.exec(line)?.[1];
+      if (l) m.set(l, (m.get(l) ?? 0) + 1);
+    }
+    return m;
+  })(), 500);
+  return (counts.get(label) ?? 0) >= 2 || [...counts.values()].filter((n) => n >= 2).length >= 2;
+}
+
 const SPEECH_VERB = /\b(said|says|told|added|insisted|argued|claimed|predicted|promised|warned|reckons?|thinks?|believes?)\b/i;
 /** Someone's statement rather than a finding: a transcript turn ("Name: …"), a quotation with its speaker, a first-person forecast or view. */
 export function isStatement(text: string, at: number, sentence: string): boolean {
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  if (/^\s*\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}:\s/u.test(text.slice(lineStart, lineStart + 60)) && !isTableRow(sentence)) return true;
+  const label = LABEL.exec(text.slice(lineStart, lineStart + 60))?.[1];
+  if (label && !isTableRow(sentence) && isSpeakerLabel(text, label)) return true;
   if (/["“”]/.test(sentence) && SPEECH_VERB.test(sentence)) return true;
   return /\b(?:i|we)\s+(?:(?:would|'d|do)\s+)?(?:predict|expect|reckon|think|believe|fancy|tip|forecast|guarantee|promise)\b/i.test(sentence);
 }
@@ -168,6 +222,15 @@ export function tableHeader(text: string, at: number): string | undefined {
   lines.pop();
   let header: string | undefined;
   while (lines.length && isTableRow(lines.at(-1)!)) header = lines.pop();
+  // A note just above the table that gives its scale ("Figures are millions of passenger journeys.",
+  // "All figures in £m") applies to every cell, as a scale in the heading would: it is carried into the heading.
+  const note = lines.at(-1) ?? '';
+  const scale = header && note.length <= 120 && /\b(?:figures?|values?|numbers?|amounts?|data)\b/i.test(note) ? /\b(billions?|millions?|thousands?)\b|([£$€])\s?(m|bn)\b/i.exec(note) : null;
+  if (header && scale) {
+    const cells = header.split('|');
+    const word = scale[1] ? scale[1].toLowerCase().replace(/s$/, '') : scale[3]!.toLowerCase() === 'bn' ? 'billion' : 'million';
+    return cells.map((c, j) => (j === 0 ? c : `${c.trimEnd()} (${scale[2] ?? ''}${word}) `)).join('|');
+  }
   return header;
 }
 
@@ -196,17 +259,23 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
   const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
   const actors = claimActors(claim.quote, subject);
+  const units = new Set(checkedFigures(claim.quote, claim.claim_type).map((f) => f.unit));
   const items: EvidenceItem[] = [];
   for (const doc of docs) {
     if (!mayBeEvidence(doc, subject)) continue;
+    // Another party's own statement is its claim, not a finding (the subject's own documents stay: they are named, never counted).
+    if (isPartyStatement(doc) && isIndependent(doc, subject)) continue;
     // What the subject itself says in a document (quoted, or in its own voice) is not evidence about it.
     const key = `${subject.subject_id}\n${doc.url}\n${doc.text}`;
     const own = ownWords.get(key) ?? remember(ownWords, key, extractClaims({ ...doc, published: doc.published ?? '1970-01-01' }, ref).map((c) => c.quote));
     // Up to two passages a document: a table gives one row for each of two clubs, a report two findings.
     const skip = [...own];
     for (let k = 0; k < 2; k++) {
-    const passage = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher);
-    if (!passage) break;
+    const found = bestPassage(ct, doc.text, skip, actors, doc.title, doc.publisher, units);
+    if (!found) break;
+    // A claim about every period of a run ("has gone up every year since 2019") is read against the whole
+    // table, row by row, not against the one row that shares most of its words.
+    const passage = found.table_header && SERIES.test(claim.quote) ? { ...found, quote: tableBody(doc.text, doc.text.indexOf(found.quote)) } : found;
     skip.push(passage.quote);
     items.push({
       url: doc.url,

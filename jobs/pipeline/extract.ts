@@ -89,6 +89,9 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
 function reportedContext(sentence: string): string | null {
   const doc = parse(sentence);
   if (doc.has('according to')) return sentence;
+  // "She went on to say that…", "He was quick to add that…": the speech verb after a verb of going on.
+  const goesOn = /^\s*(?:[\p{L}'’.-]+\s+){1,6}?(?:went|goes|go|going|was quick|were quick|is quick|has gone|had gone)\s+(?:on\s+)?to\s+(?:say|add|tell|claim|insist|argue|note|explain|predict|promise|warn|point out|stress|concede|admit)\b/iu.exec(sentence);
+  if (goesOn) return goesOn[0];
   doc.compute('root');
   const terms = (doc.json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
   const isSpeech = (t: TermJson | undefined) => !!t && t.tags.includes('Verb') && SPEECH_VERBS.has(t.root ?? t.normal);
@@ -124,10 +127,13 @@ function quotesIn(sentence: string): Array<[number, number]> {
   return out;
 }
 
+const escapeRe = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The last person a sentence names: a listed speaker, a tagged person, or a title and name ("Mayor Ada Finch"). */
 function personIn(sentence: string, speakers: readonly string[]): string | null {
   const hay = tokens(sentence);
-  const listed = speakers.filter((s) => containsSeq(hay, tokens(s)));
+  // A listed speaker named by a shorter first name ("Ros Quarrie" for Rosalind Quarrie) is still that speaker.
+  const listed = speakers.filter((s) => containsSeq(hay, tokens(s)) || (tokens(s).length > 1 && !/^the\s/i.test(s.trim()) && new RegExp(`\\b(?!(?:The|A|An|This|That|Its|Our|Their|His|Her)\\s)\\p{Lu}[\\p{L}.'’-]*\\s+${escapeRe(s.trim().split(/\s+/).at(-1)!)}\\b`, 'u').test(sentence)));
   if (listed.length) return listed.at(-1) ?? null;
   const doc = parse(sentence);
   const found = [...(doc.match('#Person+').out('array') as string[]), ...(doc.match('(#Actor|#Honorific) #ProperNoun+').out('array') as string[])];
@@ -242,7 +248,7 @@ export function quoteFeatures(quote: string): { entities: string[]; keywords: st
  * speaker), or commits, forecasts or advises. Questions, greetings and opinions
  * or vague aims without a number or date are dropped.
  */
-function isCheckable(sentence: string, doc: View, selfNames: readonly string[], figures: Figure[], entities: string[]): boolean {
+function isCheckable(sentence: string, doc: View, selfNames: readonly string[], figures: Figure[], entities: string[], quoted = false): boolean {
   // A heading ("Investor call, 8 November 2023") has no verb; compromise can miss a verb
   // ("revenue rose 12%"), so a figure is enough.
   if (tokens(sentence).length < 4 || (!doc.has('#Verb') && figures.length === 0)) return false;
@@ -251,22 +257,52 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   // Not claims (methodology, "Claims"): a possibility ("we might look at", "it could open early"), an offer
   // or instruction to customers ("customers can claim a refund"), an opinion or an aim with no figure to
   // check ("I'm proud of how we executed in 2024"), and a line with no verb (a dateline, a heading).
-  if (cues.hedge || isOffer(sentence)) return false;
-  if ((cues.opinion || cues.vague) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
-  if (!doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
+  if (cues.hedge || isOffer(sentence) || CHANCE.test(sentence) || DATELINE.test(sentence.trim())) return false;
+  // (A view beside a forecast — "with our reservoirs in good shape, I don't expect a ban" — leaves the forecast.)
+  const forecastWord = /\b(?:expect|expects|predict|predicts|forecast|forecasts|anticipate|bet)\b/i.test(sentence);
+  const inWords = CHECKABLE_IN_WORDS.test(sentence) || (cues.guidance && BEST_WAY.test(sentence));
+  if (!inWords && (cues.vague || (cues.opinion && !forecastWord)) && readQuantities(sentence).every((q) => q.unit === 'duration')) return false;
+  // (A quotation is speech, never a heading, though its closing stop sits outside the marks.)
+  if (!quoted && !doc.has('#Verb') && !/[.!?]["”’']?\s*$/.test(sentence)) return false;
   const dated = doc.has('(#Month|#Year|#WeekDay)') || /\b(19|20)\d\d\b/.test(sentence);
+  // Courtesy to someone ("I'm sorry to hear that, Marcus.", "I understand the worry, Pat.") says nothing checkable.
+  if (COURTESY.test(sentence) && figures.length === 0) return false;
   const self = selfNames.map((n) => tokens(n).join(' '));
-  const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))));
-  return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance;
+  // A name said to the person addressed ("…, Sue.", "Marcus, …") is not what the sentence is about.
+  const addressed = new Set([VOCATIVE_END.exec(sentence)?.[1], VOCATIVE_START.exec(sentence)?.[1]].filter((x): x is string => !!x).map((x) => tokens(x).join(' ')));
+  const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))) && !addressed.has(tokens(e).join(' ')));
+  // "We have never been fined by the regulator", "Not one of our food banks closed": a definite statement of
+  // one's own record, checkable though it has no figure or date.
+  const record = (NEVER_RECORD.test(sentence) || CHECKABLE_IN_WORDS.test(sentence)) && !cues.opinion;
+  return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance || record;
 }
 
 const ADDRESSEES = 'customers|investors|passengers|residents|tenants|patients|people|you|anyone|readers|supporters|listeners|members|households|parents|families|visitors|users|subscribers|fans|shoppers|clients|viewers|students|applicants|callers|motorists|drivers|riders|travellers|travelers';
 /** An offer or instruction to customers and the like: what they can do, where something is available, how to reach us. */
+// "There is a chance, no more, that…": a possibility, not a forecast.
+const CHANCE = /^\s*there(?:'s|’s| is| was)\s+(?:a|an|some|every|always a)\s+(?:\w+\s+)?(?:chance|possibility|risk)\b/i;
+// A dateline on a line of its own ("FENWICK FALLS, Wis., Feb. 5, 2025").
+const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]+\s+\d{1,2},?\s*)?(?:(?:19|20)\d\d)?\s*[.-]?$/u;
+// Checkable though it names no figure, date or other party: a share in words ("most accidental house fires start
+// in the kitchen"), a place among peers ("no other paper in the county sells more", "the best-selling daily in the
+// county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
+// regulator cleared us").
+const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:over|in|during)\s+the\s+(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
+const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
+const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
+const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
+const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
+const NEVER_RECORD = /\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
+
 export function isOffer(sentence: string): boolean {
   const s = sentence.replace(/^[\s"“‘']+/, '');
   return new RegExp(`^(?:(?:all|any|existing|new|eligible|affected|our)\\s+)?(?:${ADDRESSEES})\\b[^.;]*?\\b(?:can|may|are able to|will be able to|are welcome to|are invited to)\\b`, 'i').test(s)
     || /\b(?:is|are)\s+(?:also\s+|still\s+|now\s+)?available\s+(?:to|from|at|on|for|in)\b/i.test(s)
-    || /\b(?:call|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
+    || /\b(?:call|ring|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
+    // "call our free safety line", "ring our advertising team on 01632 …": a service offered, not a claim.
+    || /\b(?:call|ring|contact|phone|email|text)\s+(?:our|the)\s+(?:[\p{L}-]+\s+){0,3}(?:line|helpline|team|number|office|desk|centre|center)\b/iu.test(s)
+    // "Cyclists are asked to take care…": a request to the public about the service itself.
+    || /\b(?:are|is)\s+(?:being\s+)?(?:asked|reminded|requested|kindly asked)\s+to\b/i.test(s)
     || /^you\s+can\b/i.test(s);
 }
 
@@ -314,7 +350,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
       const view = parse(quote);
       const figures = figuresIn(view);
       const entities = entitiesIn(view);
-      if (!isCheckable(quote, view, selfNames, figures, entities)) continue;
+      if (!isCheckable(quote, view, selfNames, figures, entities, unit.how === 'quotation')) continue;
       seen.add(quote);
       claims.push({
         quote,

@@ -22,6 +22,11 @@ const NOT_NAMES = new Set([
   "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "it's", "that's", "there's", "here's", "let's", "don't", "can't", "won't",
 ]);
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
+// A name that says it is a place: "Pendle Road", "Hallam Cross station", "Millbeck Park", "Kiln Lane".
+// Facilities a body builds or runs are things, not bodies: "the Riverside Stand", "the Harlow Cross Hub".
+const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction|Stand|Stadium|Ground|Hub|Plant|Depot|Store|Library|Pool|Line|Link|Tower|Building|Wing|Ward|Campus|Terminal|Reservoir|Works)$/;
+/** A name that says it is a place or a facility ("Pendle Road", "the Riverside Stand"). */
+export const isFacilityName = (name: string): boolean => PLACE_WORD.test(` ${name.trim()}`);
 const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;
 
 export type NameSpan = { text: string; start: number; end: number; place: boolean; initial: boolean };
@@ -48,7 +53,7 @@ export function namesIn(sentence: string): NameSpan[] {
     if (parts.length === 1 && /^\s+\d/.test(sentence.slice(start + text.length))) continue;
     const before = sentence.slice(0, start);
     const initial = /^[\s"“‘'(\[\-–—*•]*$/.test(before) || /[:.!?|\]]["”’']?\s*$/.test(before);
-    out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before), initial });
+    out.push({ text, start, end: start + text.length, place: PLACE_BEFORE.test(before) || PLACE_WORD.test(text), initial });
   }
   return out;
 }
@@ -231,4 +236,4 @@ export function figureBelongsToOther(sentence: string, at: number, actors: Actor
   return AGGREGATE.test(clause);
 }
 
-const AGGREGATE = /\b(?:across\s+(?:all|every|the\s+(?:country|sector|industry|region|nation))|(?:the\s+)?national(?:ly)?\s+(?:average|figure|rate|median)?|nationwide|industry[\s-]wide|sector[\s-]wide|(?:the|an?)\s+(?:average|median)\s+(?:for|across|of\s+all)|all\s+(?:other\s+)?(?:services|trusts|operators|suppliers|councils|forces|providers|companies|firms|clubs|schools|hospitals|authorities)|(?:every|each)\s+other)\b/i;
+const AGGREGATE = /^\s*(?:all\s+)?(?:suppliers|operators|councils|trusts|hospitals|airlines|retailers|companies|firms|clubs|schools|providers|landlords|insurers|banks|forces|services|networks|chains|supermarkets|utilities|charities)\b(?!\s+(?:at|of|in)\s+\p{Lu})|\b(?:across\s+(?:all|every|the\s+(?:country|sector|industry|region|nation))|(?:the\s+)?national(?:ly)?\s+(?:average|figure|rate|median)?|nationwide|industry[\s-]wide|sector[\s-]wide|(?:the|an?)\s+(?:average|median)\s+(?:for|across|of\s+all)|all\s+(?:other\s+)?(?:services|trusts|operators|suppliers|councils|forces|providers|companies|firms|clubs|schools|hospitals|authorities)|(?:every|each)\s+other)\b/iu;

@@ -1,8 +1,9 @@
 import { FIGURE_BANDS } from './criteria.ts';
 import { readQuantities, type Reading } from './quantities.ts';
 import { partMeets } from './periods.ts';
-import { derivedChanges, isTableRow, readTableRow } from './table-figures.ts';
-import { figureBelongsToOther } from './grounding.ts';
+import { seriesFinding } from './judge-series.ts';
+import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
+import { figureBelongsToOther, sentenceAbout } from './grounding.ts';
 import type { JudgeInput, Finding } from './judge.ts';
 import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
 import type { ClaimType } from './types.ts';
@@ -23,7 +24,23 @@ export function readFigures(sentence: string): Reading[] {
 
 /** The figures of an evidence sentence: a table row is read cell by cell under its column headings. */
 function evidenceFigures(sentence: string, header: string | undefined): Reading[] {
-  return header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence);
+  if (header && isTableRow(sentence)) return readTableRow(sentence, header);
+  const read = readQuantities(sentence);
+  // A share stated as two counts ("in only 410 of the 640 homes") or as all of a count ("all 38 trains are now in
+  // service") is also read as a percentage, which a claim that every one of them was done is held to.
+  const shares: Reading[] = [];
+  read.forEach((d, i) => {
+    const part = read[i - 1];
+    if (d.denominator && part && part.unit === 'count' && d.unit === 'count' && d.value > 0 && part.value <= d.value) {
+      const v = (100 * part.value) / d.value;
+      shares.push({ ...part, text: `${part.text} of ${d.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'level', counted: d.counted, head: d.head });
+    }
+  });
+  for (const m of sentence.matchAll(/\b(?:all|every one of (?:the|its|our|their))\s+(\d[\d,]*)\s+(?!per\b)/gi)) {
+    const d = read.find((r) => r.at === m.index + m[0].indexOf(m[1]!));
+    if (d && d.unit === 'count' && !d.forecast && !d.negated && !d.target) shares.push({ ...d, text: m[0].trim(), value: 100, low: 100, high: 100, unit: 'percent', kind: 'level' });
+  }
+  return [...read, ...shares];
 }
 
 const meets = (a: Set<string>, b: Set<string>) => a.size === 0 || b.size === 0 || [...a].some((y) => b.has(y));
@@ -52,9 +69,20 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   if (c.unit !== 'percent' && c.unit !== 'points' && x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
   let score = [...c.context].filter((w) => e.context.has(w)).length;
   if (c.head && c.head === e.head) score += 3;
+  // Figures that count the same thing ("all 38 Aurelia trains" for "every one of our 38 Aurelia trains").
+  // (A share a claim makes of every one of a kind has no noun after it: what it counts is the kind.)
+  if (c.head === null && c.counted?.size && e.counted?.size && [...c.counted].some((w) => e.counted!.has(w))) score += 2;
   if (score < 1) return null;
-  // Between figures of one sentence, the one whose own clause shares the claim's words ("net debt ended the year at $1.06 billion").
-  return score + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
+  // A count that names none of what the claim counts ("Suppliers installed 1.17 million smart meters" for "one
+  // million homes") needs more than one word in common to be taken for the same measure (a table cell is named
+  // by its headings, and is matched as they allow).
+  if (c.unit === 'count' && e.counted?.size && c.counted?.size && ![...c.counted].some((w) => e.counted!.has(w) || e.context.has(w)) && score < 2) return null;
+  // Between figures of one sentence, the one whose own clause shares the claim's words other than the noun they
+  // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
+  // on time", not "3.2% of its trains were cancelled", though both count trains).
+  // (The claim's own clause, when it has several: "returned $480 million … and reduced net debt to below $1 billion".)
+  const own = c.clause?.size ? c.clause : c.context;
+  return score + 3 * [...own].filter((w) => w !== c.head && e.clause?.has(w)).length + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
 }
 
 /** Relative distance of a claimed value from a reported one (or range), measured against the report. */
@@ -139,6 +167,33 @@ export function combineFigures(outcomes: readonly ResolvedOutcome[]): ResolvedOu
   return outcomes.reduce(nearMixed);
 }
 
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/**
+ * A statement of fact dated by a month with no year ("inflation was 2.7% in December", "backlog stood at
+ * $2.6 billion at June 30") speaks of the latest such month up to the day it was said.
+ */
+function datedByMonth(c: Reading, quote: string, saidOn: string): Reading {
+  if (c.years.size > 0 || c.months.size > 0) return c;
+  // Relative years and several months ("from April last year to last month") are left to the words.
+  if (/\b(?:last|next|this|previous|past)\s+(?:year|month)\b/i.test(quote) || MONTH_NAMES.filter((m) => new RegExp(`\\b${m}\\b`, 'i').test(quote)).length > 1) return c;
+  const named = new RegExp(`\\b(?:in|at|on|for|during|by|of)\\s+(?:the\\s+end\\s+of\\s+)?(${MONTH_NAMES.join('|')})\\b(?!\\s*,?\\s*(?:19|20)\\d\\d)`, 'i').exec(quote);
+  if (!named) return c;
+  const month = MONTH_NAMES.indexOf(named[1]!.toLowerCase()) + 1;
+  const [y, m] = [Number(saidOn.slice(0, 4)), Number(saidOn.slice(5, 7))];
+  const year = month <= m ? y : y - 1;
+  return { ...c, years: new Set([String(year)]), months: new Set([`${year}-${String(month).padStart(2, '0')}`]) };
+}
+
+/**
+ * Whether a figure is for a calendar year that had not ended when a claim in the past tense was made
+ * ("net debt ended the year at $1.06 billion" in 2025's results, against "we ended the year with…" said in
+ * February 2025): only its own calendar years, with no month or quarter named.
+ */
+function unfinishedYear(e: Reading, date: string): boolean {
+  if (e.months.size > 0 || e.part !== null || e.years.size === 0) return false;
+  return [...e.years].every((y) => /^\d{4}$/.test(y) && `${y}-12-01` > date);
+}
+
 /** Whether a figure's period ends after a date (YYYY-MM-DD): its latest month, else its latest calendar year. */
 function laterThan(e: Reading, date: string): boolean {
   const month = date.slice(0, 7);
@@ -156,7 +211,12 @@ export function checkedFigures(quote: string, type: ClaimType): Reading[] {
   if (type === 'factual' && !read.some((f) => f.unit === 'percent') && UNIVERSAL.test(quote) && !SERIES.test(quote)) {
     const at = quote.search(UNIVERSAL);
     const [base] = readQuantities('100%');
-    if (base) read.push({ ...base, text: quote.slice(at).split(/\s+/).slice(0, 3).join(' '), at, context: readQuantities(quote)[0]?.context ?? new Set(), head: null, years: new Set(), months: new Set(), part: null });
+    // "all 640 homes have been treated": the 640 counts the homes the claim is about; 100% of them is the claim.
+    const universe = read.find((r) => r.unit === 'count' && r.at > at && r.at - at <= 20);
+    // Its period is the claim's own ("In December 2024 we completed … all 1,150"), when it names one.
+    const dated = universe ?? readQuantities(quote)[0];
+    if (base) read.push({ ...base, text: quote.slice(at).split(/\s+/).slice(0, 3).join(' '), at, context: readQuantities(quote)[0]?.context ?? new Set(), head: null, counted: universe?.counted, years: dated?.years ?? new Set(), months: dated?.months ?? new Set(), part: dated?.part ?? null });
+    if (universe) return read.filter((r) => r !== universe);
   }
   return read;
 }
@@ -168,31 +228,46 @@ const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
-  const claimed = checkedFigures(claim.quote, claim.claim_type);
+  const claimed = checkedFigures(claim.quote, claim.claim_type).map((c) => (claim.claim_type === 'factual' ? datedByMonth(c, claim.quote, claim.said_on) : c));
+  if (!claimed.some((c) => c.threshold !== null)) {
+    const run = seriesFinding(input);
+    if (run) return run;
+  }
   const results: Array<{ outcome: ResolvedOutcome; why: string; item: JudgeInput['items'][number]; sentence: string }> = [];
   for (const c of claimed) {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
     for (const item of items) {
       for (const sentence of item.sentences) {
-        const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header) : [];
-        for (const e of [...evidenceFigures(sentence, item.table_header), ...derived]) {
+        const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header, sinceYear(claim.quote)) : [];
+        const figures = [...evidenceFigures(sentence, item.table_header), ...derived];
+        // When a sentence counts the claim's own thing ("two fire engines" beside "41 fire engines"), its counts of
+        // other things ("28 firefighters") are not compared with the claim's.
+        const counts = (e: Reading) => c.unit === 'count' && e.unit === 'count' && !!c.counted?.size && [...c.counted].some((w) => e.counted?.has(w));
+        const sameThing = figures.some(counts);
+        for (const e of figures) {
+          if (sameThing && c.unit === 'count' && e.unit === 'count' && !counts(e)) continue;
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
-          const score = matchScore(c, e, claim.claim_type);
-          if (score === null) continue;
+          const matched = matchScore(c, e, claim.claim_type);
+          if (matched === null) continue;
+          // A sentence or table row that names the subject outranks one that is about it only by carrying on from
+          // an earlier sentence ("Suppliers installed 1.17 million meters" beside "Brightwell Energy | 158,300").
+          const score = matched + (input.actors && sentenceAbout(sentence, input.actors, item.publisher) === 'actor' ? 2 : 0);
           // A statement of fact is checked against its own time: a figure for a later period ("31,600 metres
           // between April 2023 and February 2025", against a claim made in 2024) measures something else.
-          if (claim.claim_type === 'factual' && laterThan(e, claim.said_on)) continue;
+          if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || unfinishedYear(e, claim.said_on))) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };
         }
       }
     }
-    if (best && SERIES.test(claim.quote) && c.threshold) {
+    if (SERIES.test(claim.quote) && c.threshold) {
       // A bound claimed for every period holds only if it holds in each period a source reports.
       const each: Array<{ e: Reading; item: JudgeInput['items'][number]; sentence: string }> = [];
       for (const item of items) for (const sentence of item.sentences) for (const e of evidenceFigures(sentence, item.table_header)) {
-        if (matchScore({ ...c, years: new Set(), months: new Set() }, e, claim.claim_type) !== null && e.years.size > 0) each.push({ e, item, sentence });
+        // Each period of the run: any part of the claim's year ("in every quarter of 2024"), or any year of a run "since 2019".
+        const within = /\bsince\b/i.test(claim.quote) ? { years: new Set<string>() } : {};
+        if (matchScore({ ...c, ...within, months: new Set(), part: e.part }, e, claim.claim_type) !== null && e.years.size > 0) each.push({ e, item, sentence });
       }
       const failed = each.find((x) => figureOutcome(claim.claim_type, c, x.e).outcome !== 'true');
       if (each.length >= 2) {

@@ -29,7 +29,7 @@ export function rankCondition(quote: string): Condition | null {
   if (/\btop half\b/.test(q)) return { test: (p, s) => (s === null ? null : p <= s / 2), text: 'in the top half' };
   if (/\bbottom half\b/.test(q)) return { test: (p, s) => (s === null ? null : p > s / 2), text: 'in the bottom half' };
   if (/\b(finish|finishes|finished|end|ends|ended|be|is|was|were)\s+(?:the\s+season\s+)?(bottom|last)\b/.test(q)) return { test: (p, s) => (s === null ? null : p === s), text: 'last' };
-  if (/\b(win|wins|won)\s+(the\s+)?(league|title|championship|division|cup|race|competition|gold cup|\p{Lu})/u.test(quote.replace(/\b(win|wins|won)\b/gi, (w) => w.toLowerCase())) || /\b(finish|finishes|finished|end|ends|ended)\s+(top|first)\b|\b(be|become|are|were)\s+champions\b|\btop the (table|league)\b/.test(q)) {
+  if (/\b(win|wins|won)\s+(the\s+)?(league|title|championship|division|cup|race|competition|gold cup|\p{Lu})/u.test(quote.replace(/\b(win|wins|won)\b/gi, (w) => w.toLowerCase())) || /\b(finish|finishes|finished|end|ends|ended)\s+(top|first)\b|\b(be|become|are|were)\s+(?:crowned\s+)?champions\b|\btop the (table|league)\b/.test(q)) {
     return { test: (p) => p === 1, text: 'first' };
   }
   // A superlative among peers ("the longest waits of any hospital in the region") claims first place.
@@ -58,6 +58,8 @@ function placeOf(entity: string, sentence: string, header: string | undefined, r
     const m = new RegExp(String.raw`^\s+(?:(?:have|has|had)\s+)?(?:finished|finish|came|ended|ended up|were|was|are|is|placed|ranked|ranks|rank)\s+(?:the\s+season\s+)?(?:in\s+)?["“]?${NTH}\b`).exec(after);
     if (m) return { pos: num(m[1]!)!, size: null };
     if (/^\s+(?:are|were|became|have been|has been)\s+(?:crowned\s+)?champions\b|^\s+won\s+(?:the\s+)?(?:league|title|championship|cup|\p{Lu})/u.test(sentence.slice(at + e.length, at + e.length + 60))) return { pos: 1, size: null };
+    // "with runners-up Brindmoor United", "Brindmoor United were runners-up": second.
+    if (/\brunners?[\s-]up\s*,?\s*$/.test(lower.slice(Math.max(0, at - 20), at)) || /^\s+(?:are|were|finished|finish|ended)\s+(?:as\s+)?(?:the\s+)?runners?[\s-]up\b/.test(after)) return { pos: 2, size: null };
   }
   return null;
 }

@@ -13,13 +13,13 @@ const STOP = new Set(
     'it its this that these those there here we our ours us i my me you your he him his she her they their them who whom whose which what when where why how ' +
     'not no all any some more most less least much many few each every other such own same so too very just only also still even ' +
     'per cent percent year years up down out off again once while if unless because though although yet via against among across ' +
-    'without within around upon toward towards behind beyond below above nearly almost roughly approximately')
+    'without within around upon toward towards behind beyond below above nearly almost roughly approximately never ever')
     .split(' '),
 );
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 // Irregular forms the suffix rules cannot reach.
 const IRREGULAR: Record<string, string> = {
-  rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
+  stood: 'stand', rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
   paid: 'pay', took: 'take', taken: 'take', made: 'make', sold: 'sell', built: 'build', kept: 'keep', bought: 'buy', brought: 'bring',
   won: 'win', gave: 'give', given: 'give', began: 'begin', begun: 'begin', children: 'child', people: 'person', men: 'man', women: 'woman',
   went: 'go', gone: 'go', saw: 'see', seen: 'see', wrote: 'write', written: 'write', hid: 'hide', shut: 'shut', cut: 'cut',
@@ -53,6 +53,10 @@ export function stem(word: string): string {
   else if (w.endsWith('ed') && hasVowel(w.slice(0, -2)) && w.length > 4) w = w.slice(0, -2);
   // "planned" → "plan", but "added" → "add", as "add" itself stays.
   if (w !== before && w.length > 3 && /([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+  // "regulation", "regulator", "regulatory": one word family (the body and what it does); so are "supplier" and
+  // "supply", "provider" and "provide", "employer" and "employ".
+  if (w.length >= 8 && /at(?:ion|or|ory)$/.test(w)) w = w.replace(/at(?:ion|or|ory)$/, 'at');
+  else if (w.length >= 6 && /(?:ier|ider|oyer)$/.test(w)) w = w.slice(0, -2);
   if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
   if (w.endsWith('y') && w.length > 3) w = `${w.slice(0, -1)}i`;
   return w;
@@ -63,7 +67,9 @@ const NUMBER_WORD = 'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 /** Words that frame a claim (who commits, forecasts or says) rather than say what it is about. */
 const FRAMING = new Set(
   ('expect forecast predict pledge promise commit likely unlikely probably say said statement think believe hope aim plan intend ' +
-    'remain track end today announce confirm claim set out told tell add note want know matter nobody people everyone')
+    'remain track end today announce confirm claim set out told tell add note want know matter nobody people everyone ' +
+    // Verbs that only state a level ("backlog stood at", "sales reached", "costs totalled").
+    'stand total amount')
     .split(' ')
     .map((w) => stem(w)),
 );
@@ -84,7 +90,8 @@ export function yearsIn(text: string): Set<string> {
 
 /** Months named with their year ("June 2025", "10 July 2023"), as YYYY-MM. */
 export function monthsIn(text: string): Set<string> {
-  const re = new RegExp(`\\b(${MONTHS.join('|')})\\s+((?:19|20)\\d\\d)\\b`, 'gi');
+  // "June 2025", "June 30, 2025" (the day is not the period).
+  const re = new RegExp(`\\b(${MONTHS.join('|')})\\s+(?:\\d{1,2}(?:st|nd|rd|th)?,?\\s+)?((?:19|20)\\d\\d)\\b`, 'gi');
   return new Set([...text.matchAll(re)].map((m) => `${m[2]}-${String(MONTHS.indexOf((m[1] ?? '').toLowerCase()) + 1).padStart(2, '0')}`));
 }
 
@@ -94,6 +101,8 @@ export type ClaimTerms = {
   names: Set<string>;
   years: Set<string>;
   numbers: string[];
+  /** Months the claim names ("at June 30", "in December"): a passage naming the same month is anchored by it. */
+  months?: Set<string>;
 };
 
 /**
@@ -126,7 +135,8 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
     const ds = decimals!.split(/\s+/).map(digit);
     if (n >= 0 && ds.every((d) => d >= 0)) numbers.push(`${n}.${ds.join('')}`);
   }
-  return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)] };
+  const months = new Set(words(claim.quote).filter((w) => MONTHS.includes(w)));
+  return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)], months };
 }
 
 /** Words of change up or down, one family for relevance. */
@@ -154,7 +164,7 @@ export function overlap(ct: ClaimTerms, passage: string): { score: number; share
     shared.push(t);
     if (!ct.names.has(t)) anchors += 1;
   }
-  for (const x of [...ct.years, ...ct.numbers]) {
+  for (const x of [...ct.years, ...ct.numbers, ...(ct.months ?? [])]) {
     total += 1;
     if (!tokens.has(x)) continue;
     got += 1;
@@ -250,7 +260,9 @@ export function fragment(text: string, max = 160): string {
   return cut.slice(0, Math.max(cut.lastIndexOf(' '), 40)).replace(/[,;:]$/, '');
 }
 
-const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b/i;
+const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b|\bafter (?:the |its |their |our )?(?:[\p{L}'’]+\s+){0,2}(?:target|deadline|due date|promised date|planned date)\b/iu;
+// A deed reported as happening at publication: "opened its doors today", "on Monday", "this week".
+const AT_PUBLICATION = /\b(?:today|yesterday|this week|this morning|last night|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/i;
 const ON_TIME = /\b(on time|on schedule|ahead of schedule|ahead of time|before the deadline|by the deadline)\b/i;
 
 /**
@@ -265,5 +277,6 @@ export function onTime(sentence: string, published: string | null, deadline: str
   if (ON_TIME.test(sentence)) return true;
   const done = dateEnds(sentence).filter((d) => !published || d <= addDays(published, 31)).at(-1);
   if (done) return done <= deadline;
+  if (published && AT_PUBLICATION.test(sentence)) return addDays(published, -7) <= deadline;
   return published !== null && published <= deadline ? true : null;
 }

@@ -3,6 +3,8 @@ import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
+import { periodYears } from './periods.ts';
+import { isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge.ts';
 import type { Outcome } from '../../core/method/outcomes.ts';
 
@@ -23,6 +25,9 @@ const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'she
 const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
+const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
+const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (?:our|its|their) (?:history|\d+-year history)|on record|of all time|since records began)\b|\brecord (?:high|low|number|total|year)\b`, 'i');
+const NOT_RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,40}\bsince\s+(?:(?:19|20)\d\d|records)\b(?!\s+began)|\b(?:second|third|fourth)[\s-]+${SUPERLATIVE}\b`, 'i');
 const EVERY_PERIOD = /\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month|week|season)\b|\bin each of the\b/i;
 const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
 const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
@@ -76,7 +81,7 @@ export function verbUses(sentence: string): VerbUse[] {
   return out;
 }
 
-const OPENED = /\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
+const OPENED = /\b(?:took|answered|handled)\s+(?:its|their)\s+first\s+(?:\d+\s+)?(?:call|calls|emergency|patient|order|booking|flight|train|service)\b|\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
 
 /**
  * The claim's own action verbs: what it says was, will be or should be done, and
@@ -85,7 +90,9 @@ const OPENED = /\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?
  * checking, and says nothing for or against paying.
  */
 function actionsOf(quote: string, advice: boolean): { stems: Set<string>; negative: boolean } {
-  const uses = verbUses(quote).filter((u) => !NON_ACTION.has(u.stem));
+  // A clause that only dates the claim ("since the station closed", "after the lifts opened") holds no action of it.
+  const own = advice ? quote : quote.replace(/\b(?:since|after|before|until|when|once)\s+(?:the|its|our|their|it|we|they)\b[^,.;]*/gi, ' ');
+  const uses = verbUses(own).filter((u) => !NON_ACTION.has(u.stem));
   const kept = advice ? uses.slice(0, 1) : uses;
   const negative = kept.some((u) => u.negative) || /^\s*(please\s+)?(nobody|no one|never|do not|don't)\b/i.test(quote);
   return { stems: new Set(kept.map((u) => u.stem)), negative };
@@ -102,12 +109,24 @@ function figuresDiffer(claimQuote: string, sentence: string, forward: boolean): 
 
 type Read = { signal: Signal; item: UsableItem; sentence: string; why: string };
 
+/** Whether two texts name years in common (a split year "2024/25" meets 2024 and 2025); true when either names none. */
+function sameYears(a: string, b: string): boolean {
+  const strip = (t: string) => t.replace(/\b(?:since|from|than|compared with|on)\s+(?:the\s+)?(?:start\s+of\s+)?(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/gi, ' ');
+  const spread = (t: string) => new Set([...periodYears(strip(t))].flatMap((y) => (y.includes('/') ? [y.slice(0, 4), String(Number(y.slice(0, 4)) + 1)] : [y])));
+  const [x, y] = [spread(a), spread(b)];
+  return x.size === 0 || y.size === 0 || [...x].some((v) => y.has(v));
+}
+
 function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sentence: string): Read[] {
   const { claim } = input;
   const { score: cov, shared } = overlap(ct, sentence);
   // What the sentence shares with the claim beyond names: a place or a company alone does not make it about the claim.
   const plain = shared.filter((w) => !ct.names.has(w));
   if (cov < 0.25 || plain.length === 0) return [];
+  // A sentence about another year does not speak to a claim about this one ("prices rose in the year to December
+  // 2025" against "house prices will not fall in 2024").
+  // (A deadline's year is not the claim's period: a deed done before "by March 2025" is done.)
+  if (!sameYears(claim.quote.replace(/\b(?:by|before|until|till|no later than|ahead of|within)\s+(?:the\s+)?(?:end\s+of\s+)?(?:the\s+)?(?:[\p{L}]+\s+){0,2}(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/giu, ' '), sentence)) return [];
   const about = (verb?: string) => plain.filter((w) => w !== verb).length >= (verb ? 1 : 2);
   const out: Read[] = [];
   const say = (signal: Signal, why: string) => out.push({ signal, item, sentence, why });
@@ -138,6 +157,12 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
       return out;
     }
   }
+  // "our highest total ever" against "its most since 2019/20": a record the source says is not one. With a
+  // figure beside the record ("436 homes, our highest ever"), the figure is the figures judge's: the claim is then mixed at best.
+  if (claim.claim_type === 'factual' && RECORD.test(claim.quote) && NOT_RECORD.test(sentence) && plain.length >= 2) {
+    say(checkedFigures(claim.quote, claim.claim_type).length ? 'partial' : 'against', 'reports it is not a record');
+    return out;
+  }
   if (sharedNouns.length < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
   // "We have not had a single finding of severe maladministration since April 2024": a source that reports
   // such a finding contradicts it.
@@ -159,7 +184,10 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const differ = figuresDiffer(claim.quote, sentence, forward);
   // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
   // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done in words).
-  const figuresStated = claim.claim_type !== 'factual' || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
+  // A promise of a number of deeds ("open 150 warm hubs") is kept in full only when the number done is reported;
+  // a report of some done ("the hubs opened") is the figures judge's to weigh.
+  const countedPromise = claim.claim_type === 'promise' && claimed.some((c) => c.unit === 'count' && c.value > 1);
+  const figuresStated = (claim.claim_type !== 'factual' && !countedPromise) || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => !e.denominator && !e.target && e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
   const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));
@@ -189,7 +217,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const ds = directionOf(sentence, sharedNouns);
   if (dc !== 0 && ds !== 0) {
     if (dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has ${claimNegative ? 'none' : `a ${dc > 0 ? 'rise' : 'fall'}`}`);
-    else if (claimed.length === 0 && claimNegative && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
+    else if (claimed.length === 0 && claimNegative && sharedNouns.length === nouns.size && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
   }
   return out;
 }
@@ -235,6 +263,8 @@ function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
     if (ct.names.has(st) || !ct.terms.has(st)) continue;
     out.add(st);
   }
+  // A facility the claim is about is what it is about, though it has a name ("the new Riverside Stand will open").
+  for (const n of namesIn(quote)) if (isFacilityName(n.text)) for (const w of words(n.text)) if (isContent(w) && !ct.names.has(stem(w))) out.add(stem(w));
   return out;
 }
 

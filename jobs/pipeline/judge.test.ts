@@ -104,12 +104,16 @@ describe('promises', () => {
     expect(v.outcome).toBe('pending');
   });
 
-  it('before the deadline, one judge reading it kept is not enough when the other reads less', () => {
+  it('a promise of a number of deeds is not kept in full by a report of the deed without its number', () => {
     const done = ev(GAZETTE, '2024-11-20', 'Orrin Foods opened the new bakeries in Pellow in November 2024.');
     const part = ev(GAZETTE, '2024-11-25', 'Orrin Foods has 2 new bakeries trading in Pellow so far.');
     const v = judgeClaim(BAKERIES, [done, part], '2024-12-01');
     expect(v.outcome).toBe('pending');
-    expect(judgeClaim(BAKERIES, [done, part], '2025-09-01')).toMatchObject({ outcome: 'mixed', judges_disagree: true });
+    const after = judgeClaim(BAKERIES, [done, part], '2025-09-01');
+    expect(after.outcome).toBe('mixed');
+    expect(after.opinions.find((o) => o.judge === 'wording')?.outcome).not.toBe('true');
+    // With the number reported, the words confirm it too.
+    expect(judgeClaim(BAKERIES, [ev(GAZETTE, '2024-11-20', 'Orrin Foods opened 3 new bakeries in Pellow in November 2024.')], '2025-09-01').outcome).toBe('true');
   });
 
   it('kept late: true with on_time false', () => {

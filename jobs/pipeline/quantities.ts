@@ -43,6 +43,7 @@ export type Reading = {
   /** A level to be reached ("raise pay to $17": up; "cut leakage to 150": down), in a promise or forecast. */
   toLevel?: 'up' | 'down' | null;
   head: string | null;
+  counted?: Set<string>;
   context: Set<string>;
   /** The words of the figure's own clause, which break ties between figures of one sentence. */
   clause?: Set<string>;
@@ -135,6 +136,9 @@ export function direction(text: string): 1 | -1 | 0 {
 /** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
 export const NEARLY = 0.95;
 
+// Words after a figure that say nothing of what it counts.
+const GENERIC = new Set(['per', 'cent', 'percent', 'end', 'year', 'years', 'month', 'months', 'total', 'number', 'figure', 'time', 'now', 'new', 'more', 'less', 'fewer', 'than', 'last', 'next', 'this', 'same', 'period', 'quarter', 'week', 'weeks', 'day', 'days', 'across', 'since']);
+
 type Raw = Reading & { end: number };
 
 /** The figures a sentence states. `header` is a table's column heading for a cell (its words and period join the cell's). */
@@ -225,7 +229,11 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       unit = u.unit;
     } else continue;
 
-    const clauseStart = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
+    // (The comma of a date, "June 30, 2025", does not end a clause.)
+    const dateComma = (i: number) => i >= 0 && /^,\s*(?:19|20)\d\d\b/.test(before.slice(i)) && /\d\s*$/.test(before.slice(0, i));
+    let comma = before.lastIndexOf(',');
+    while (dateComma(comma)) comma = before.lastIndexOf(',', comma - 1);
+    const clauseStart = Math.max(comma, before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
     const prev = words(sentence.slice(clauseStart + 1, at));
     const nextWords = words(after.split(/[,;:|]/)[0] ?? '');
     const lead = [...prev];
@@ -267,7 +275,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const kind: Reading['kind'] = sign === 0 ? 'level' : 'change';
     const signed = sign < 0 ? -value : value;
     const head = nextWords.find((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w));
-    const clauseEndRel = after.search(/[,;:)|]/);
+    const clauseEndRel = after.search(/(?<!\d),|,(?!\s*(?:19|20)\d\d\b)|[;:)|]/);
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
@@ -283,12 +291,15 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       // "received £2.4m to open 150 hubs", "had planned to recruit 85": a figure in a purpose or plan is not an outcome.
       target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before)
         || /\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)),
-      forecast: prev.some((w) => FORECAST.has(w)),
+      // (or said of the future after it: "all 640 homes would be treated by March")
+      forecast: prev.some((w) => FORECAST.has(w)) || /^[^,;.]{0,40}?\b(?:would|will|shall)\s+(?:be|have|need|take|get)\b/i.test(after),
       negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
       denominator,
       toLevel,
       head: head ? stem(head) : null,
+      // What a count counts: the words of the noun phrase after it ("41 fire engines", "28 firefighters").
+      counted: new Set(nextWords.slice(0, 6).filter((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !GENERIC.has(w)).slice(0, 3).map(stem)),
       context,
       clause: new Set([...contentStems(clause)].filter((w) => context.has(w))),
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").

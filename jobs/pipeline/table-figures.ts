@@ -23,12 +23,25 @@ export function readTableRow(row: string, header: string): Reading[] {
         const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
         const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};
         const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
-        out.push({ ...r, ...scaled, ...unit, at: r.at + offset });
+        // What a cell counts is what its own heading names ("Smart meters installed").
+        const counted = new Set([...contentStems(own)].filter((w) => !/^(?:million|billion|thousand|total|number|chang|per|cent|percent|rat|share)$/.test(w)));
+        out.push({ ...r, ...scaled, ...unit, counted, at: r.at + offset });
       }
     }
     offset += cell.length + 1;
   });
   return out;
+}
+
+/** The year written just after a figure ("15.6 million in 2023"), else null. */
+function ownYear(sentence: string, r: Reading): string | null {
+  const m = /^\s*(?:[\p{L}-]+\s+){0,3}?(?:in|during|for)\s+((?:19|20)\d\d)(?![\d/–-])/iu.exec(sentence.slice(r.at + r.text.length));
+  return m ? m[1]! : null;
+}
+
+/** The base year of a change the claim dates "since 2019" (or "compared with 2019"), else null. */
+export function sinceYear(quote: string): string | null {
+  return /\b(?:since|compared with|from)\s+((?:19|20)\d\d)(?![\d/–-])/i.exec(quote)?.[1] ?? null;
 }
 
 export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
@@ -40,7 +53,7 @@ export const isTableRow = (s: string) => (s.match(/\|/g) ?? []).length >= 1;
  * held to it. For a table, each year against the year before; the change is
  * dated to the later year.
  */
-export function derivedChanges(sentence: string, header?: string): Reading[] {
+export function derivedChanges(sentence: string, header?: string, since?: string | null): Reading[] {
   const levels = (header && isTableRow(sentence) ? readTableRow(sentence, header) : readQuantities(sentence))
     .filter((r) => r.kind === 'level' && r.threshold === null && !r.target && !r.forecast && !r.denominator && r.low === r.high && r.unit !== 'percent' && r.unit !== 'points' && r.value !== 0);
   const out: Reading[] = [];
@@ -50,8 +63,15 @@ export function derivedChanges(sentence: string, header?: string): Reading[] {
   };
   if (header && isTableRow(sentence)) {
     const dated = levels.filter((r) => r.years.size === 1).map((r) => ({ r, y: Number([...r.years][0]) }));
-    for (const a of dated) for (const b of dated) if (b.y === a.y + 1 && a.r.unit === b.r.unit) out.push(change(a.r, b.r, b.r.years));
+    for (const a of dated) for (const b of dated) if ((b.y === a.y + 1 || (since && a.y === Number(since) && b.y > a.y)) && a.r.unit === b.r.unit) out.push(change(a.r, b.r, b.r.years));
     return out;
+  }
+  if (since) {
+    // A change "since 2019" against levels dated in prose ("17.2 million in 2024, up from 15.6 million in 2023
+    // and 12.0 million in 2019"): the base year's level against each later one, dated to the later year.
+    const dated = levels.map((r) => ({ r, y: ownYear(sentence, r) })).filter((x): x is { r: Reading; y: string } => x.y !== null);
+    const base = dated.find((x) => x.y === since);
+    if (base) for (const x of dated) if (x !== base && x.y > since && x.r.unit === base.r.unit) out.push(change(base.r, x.r, new Set([x.y])));
   }
   for (let i = 0; i + 1 < levels.length; i++) {
     const a = levels[i]!;
