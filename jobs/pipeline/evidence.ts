@@ -151,21 +151,27 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
   return { quote, relevance: overlap(ct, header ? `${header}\n${quote}` : quote).score, ...(header ? { table_header: header, table_rows: tableRows(text, start) } : {}) };
 }
 
-/** The rows of the table a row at `at` belongs to, below its heading, verbatim. */
-export function tableBody(text: string, at: number): string {
+/** The lines of a text, the line a row at `at` stands on, and the first and last lines of its table. */
+function tableAround(text: string, at: number): { lines: string[]; first: number; row: number; last: number } {
   const lines = text.split('\n');
   let offset = 0;
-  let i = 0;
-  for (; i < lines.length; i++) {
-    if (offset + lines[i]!.length >= at) break;
-    offset += lines[i]!.length + 1;
+  let row = 0;
+  for (; row < lines.length; row++) {
+    if (offset + lines[row]!.length >= at) break;
+    offset += lines[row]!.length + 1;
   }
-  let first = i;
+  let first = row;
   while (first > 0 && isTableRow(lines[first - 1]!)) first--;
-  // The heading row stays out (the judges read it as table_header).
-  if (first < i) first++;
-  let last = i;
+  let last = row;
   while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
+  return { lines, first, row, last };
+}
+
+/** The rows of the table a row at `at` belongs to, below its heading, verbatim. */
+export function tableBody(text: string, at: number): string {
+  const { lines, first: heading, row, last } = tableAround(text, at);
+  // The heading row stays out (the judges read it as table_header).
+  const first = heading < row ? heading + 1 : heading;
   const start = lines.slice(0, first).reduce((n, l) => n + l.length + 1, 0);
   const end = lines.slice(0, last + 1).reduce((n, l) => n + l.length + 1, 0) - 1;
   return text.slice(start, end);
@@ -173,17 +179,7 @@ export function tableBody(text: string, at: number): string {
 
 /** The number of rows (below the heading) in the table a row at `at` belongs to. */
 export function tableRows(text: string, at: number): number {
-  const lines = text.split('\n');
-  let offset = 0;
-  let i = 0;
-  for (; i < lines.length; i++) {
-    if (offset + lines[i]!.length >= at) break;
-    offset += lines[i]!.length + 1;
-  }
-  let first = i;
-  while (first > 0 && isTableRow(lines[first - 1]!)) first--;
-  let last = i;
-  while (last + 1 < lines.length && isTableRow(lines[last + 1]!)) last++;
+  const { first, last } = tableAround(text, at);
   return last - first;
 }
 

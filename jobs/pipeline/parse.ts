@@ -10,28 +10,25 @@ type View = ReturnType<typeof nlp>;
  * change any stage makes is compute('root'), which adds the same roots however
  * often it runs. (compromise-dates, which tags dates, parses afresh.)
  */
-const cache = new Map<string, View>();
 const MAX = 5000;
 
-export function parse(text: string): View {
-  const hit = cache.get(text);
-  if (hit) return hit;
-  if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
-  const view = nlp(text);
-  cache.set(text, view);
-  return view;
+/** A bounded memo of parses (oldest out first). */
+function parser(): (text: string) => View {
+  const cache = new Map<string, View>();
+  return (text) => {
+    const hit = cache.get(text);
+    if (hit) return hit;
+    if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
+    const view = nlp(text);
+    cache.set(text, view);
+    return view;
+  };
 }
+
+export const parse: (text: string) => View = parser();
 
 /**
  * The same parse, kept apart and never given roots: with roots computed, compromise matches a choice of
  * words ("(frankly|honestly)", "(am|are)") against the roots ("frank", "is") and misses the words themselves.
  */
-const plainCache = new Map<string, View>();
-export function parsePlain(text: string): View {
-  const hit = plainCache.get(text);
-  if (hit) return hit;
-  if (plainCache.size >= MAX) plainCache.delete(plainCache.keys().next().value as string);
-  const view = nlp(text);
-  plainCache.set(text, view);
-  return view;
-}
+export const parsePlain: (text: string) => View = parser();
