@@ -53,7 +53,9 @@ const spread = (years: Set<string>, other: Set<string>) =>
  * never answers a claim about a year; a claim about a quarter may be answered by the quarter's own report).
  */
 const samePeriod = (c: Reading, e: Reading) =>
-  meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && partMeets(c.part, e.part);
+  meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && partMeets(c.part, e.part)
+  // A year's figure does not answer a claim about one of its quarters ("grew by 0.4% in the second quarter").
+  && !(c.part !== null && c.part !== 'end' && e.part === null && e.years.size > 0 && e.months.size === 0);
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
@@ -254,7 +256,8 @@ export function figuresJudge(input: JudgeInput): Finding {
           const score = matched + (input.actors && sentenceAbout(sentence, input.actors, item.publisher) === 'actor' ? 2 : 0);
           // A statement of fact is checked against its own time: a figure for a later period ("31,600 metres
           // between April 2023 and February 2025", against a claim made in 2024) measures something else.
-          if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || unfinishedYear(e, claim.said_on))) continue;
+          // (A claim that names the year itself, "the average bill in 2023 was £468", is taken at its word.)
+          if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || (c.years.size === 0 && unfinishedYear(e, claim.said_on)))) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };
