@@ -311,6 +311,8 @@ describe('signing a report off', () => {
     // The score the method gives with every reviewed outcome in place of the machine's, worked out here independently.
     const expected = scoreClaims(page.claims.map((c): ScoringClaim => ({
       claim_id: c.claim_id, claim_type: c.claim_type, topic: c.topic, outcome: c.outcome, judges_disagree: c.judges_disagree, on_time: c.on_time, quote: c.quote, said_on: c.said_on ?? '',
+      // Claims of one source are correlated, as in the pipeline's own score.
+      cluster: c.source.url,
       ...(c.review_status === 'reviewed' ? { reviewed: true } : {}),
     })));
     expect(expected.status).toBe('scored');
