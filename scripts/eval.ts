@@ -9,6 +9,8 @@
  * `--part heldout` measures the held-out part, which no stage is tuned on.
  * `--model` measures the configured model (MODEL_*, read as the service
  * reads them) on the same packs and gold, and prints its calls and their cost.
+ * `--stages` adds, per part, where the gold claims were lost, by stage (extraction, evidence, judges),
+ * with no claim's text: a held-out part can be diagnosed without being read.
  * `--check` researches nothing: it checks each gold file against its pack
  * (quotes verbatim, subjects and speakers, sample marks) and prints the problems.
  * Exit codes: 0 done, 1 `--check` found problems, 2 usage or a bad gold file.
@@ -20,16 +22,16 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { modelProviders, runEval, type EvalResult } from '../jobs/eval.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
-import { figures } from '../core/eval/measure.ts';
+import { figures, stageCounts, STAGES } from '../core/eval/measure.ts';
 import { checkGold, goldPathFor, readGold, type PackIndex } from '../core/eval/gold.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--stages] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -119,6 +121,14 @@ function print(r: EvalResult) {
   for (const [k, v] of [...r.phenomena.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     out.push(`${k.padEnd(28)} ${String(v.n).padStart(3)}  ${pct(v.side_right / v.n)}`);
   }
+  if (values.stages) {
+    out.push('');
+    out.push(`stage (gold claims)       ${Object.keys(r.byPart).map((p) => p.padStart(22)).join('')}`);
+    const byPart = Object.fromEntries(Object.keys(r.byPart).map((part) => [part, stageCounts(r.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims))]));
+    for (const stage of STAGES) {
+      out.push(`${stage.padEnd(26)}${Object.keys(r.byPart).map((part) => { const x = byPart[part]![stage]; return `${String(x.n).padStart(6)} (${String(x.type_wrong).padStart(2)} mistyped)`.padStart(22); }).join('')}`);
+    }
+  }
   if (values.model) {
     out.push('');
     out.push('model calls                   calls  input tok  output tok   cost USD');
@@ -156,6 +166,7 @@ try {
       total: { figures: figures(result.total), counts: result.total },
       by_part: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, { figures: figures(c), counts: c }])),
       phenomena: Object.fromEntries(result.phenomena),
+      ...(values.stages ? { stages: Object.fromEntries(Object.keys(result.byPart).map((part) => [part, stageCounts(result.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims))])) } : {}),
       ...(values.model ? { model_spend: { packs: Object.fromEntries(result.packs.map((p) => [`${p.part}/${p.name}`, p.spend])), total: result.spend } } : {}),
     }));
   } else print(result);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGold } from './gold.ts';
-import { figures, measurePack, quoteMatch, sideOf, type EngineClaim } from './measure.ts';
+import { figures, measurePack, quoteMatch, sideOf, stageCounts, stageOf, type EngineClaim } from './measure.ts';
 
 const URL_A = 'https://a.example/news/1';
 const gold = parseGold([
@@ -60,5 +60,30 @@ describe('eval measure', () => {
   it('refuses a gold file without its eval line, or with a bad outcome, naming the line', () => {
     expect(() => parseGold(`{"record":"claim","subject":"A","url":"u","quote":"q","claim_type":"factual","outcome":"true"}`)).toThrow(/no \{"record":"eval"/);
     expect(() => parseGold('{"record":"eval","today":"2026-01-01"}\n{"record":"claim","subject":"A","url":"u","quote":"q","claim_type":"factual","outcome":"yes"}', 'g')).toThrow(/g:2/);
+  });
+});
+
+describe('stageOf', () => {
+  const gold = (outcome: string) => ({ record: 'claim', subject: 'S', url: 'https://s.example/a', quote: 'Q', claim_type: 'factual', outcome, phenomena: [] }) as unknown as import('./gold.ts').GoldClaim;
+  const result = (g: string, e: string | null, independent = 0, side_right = false) => ({
+    gold: gold(g), found: e !== null, engine: e === null ? null : { quote: 'Q', claim_type: 'factual' as const, outcome: e as never, independent_evidence: independent }, type_right: true, side_right,
+  });
+
+  it('places each lost claim at the stage that lost it', () => {
+    expect(stageOf(result('true', 'true', 1, true))).toBe('right');
+    expect(stageOf(result('true', null))).toBe('not_found');
+    expect(stageOf(result('true', 'unresolvable', 0))).toBe('no_evidence');
+    expect(stageOf(result('false', 'unresolvable', 2))).toBe('not_read');
+    expect(stageOf(result('true', 'false', 2))).toBe('wrong_side');
+    expect(stageOf(result('mixed', 'pending'))).toBe('pending');
+    expect(stageOf(result('unresolvable', 'true', 1))).toBe('settled_open');
+    expect(stageOf(result('pending', 'unresolvable'))).toBe('other');
+  });
+
+  it('counts stages and mistyped claims', () => {
+    const counts = stageCounts([result('true', null), { ...result('true', 'false', 1), type_right: false }, result('true', 'true', 1, true)]);
+    expect(counts.not_found).toEqual({ n: 1, type_wrong: 0 });
+    expect(counts.wrong_side).toEqual({ n: 1, type_wrong: 1 });
+    expect(counts.right.n).toBe(1);
   });
 });

@@ -58,10 +58,43 @@ export function quoteMatch(a: string, b: string): number {
 export type ClaimResult = {
   gold: GoldClaim;
   found: boolean;
-  engine: { quote: string; claim_type: ClaimType; outcome: Outcome } | null;
+  engine: { quote: string; claim_type: ClaimType; outcome: Outcome; independent_evidence?: number } | null;
   type_right: boolean;
   side_right: boolean;
 };
+
+/**
+ * Where a gold claim was lost, by stage, so that a part of the benchmark can be diagnosed without reading its
+ * texts: `right`; `not_found` (extraction); for a claim the gold settles, `no_evidence` (the engine left it open
+ * with no independent evidence: search or grounding), `not_read` (independent evidence, but no judge settled
+ * it), `wrong_side`, `pending` (the engine read it as not yet due); for a claim the gold leaves open or pending,
+ * `settled_open` (the engine settled it) or `other`.
+ */
+export const STAGES = ['right', 'not_found', 'no_evidence', 'not_read', 'wrong_side', 'pending', 'settled_open', 'other'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export function stageOf(c: ClaimResult): Stage {
+  if (c.side_right) return 'right';
+  if (!c.engine) return 'not_found';
+  const resolved = isResolved(c.engine.outcome);
+  if (isResolved(c.gold.outcome)) {
+    if (resolved) return 'wrong_side';
+    if (c.engine.outcome === 'pending') return 'pending';
+    return (c.engine.independent_evidence ?? 0) > 0 ? 'not_read' : 'no_evidence';
+  }
+  return resolved ? 'settled_open' : 'other';
+}
+
+/** How many gold claims each stage holds, and how many of those the engine typed wrongly. */
+export function stageCounts(claims: readonly ClaimResult[]): Record<Stage, { n: number; type_wrong: number }> {
+  const out = Object.fromEntries(STAGES.map((s) => [s, { n: 0, type_wrong: 0 }])) as Record<Stage, { n: number; type_wrong: number }>;
+  for (const c of claims) {
+    const s = out[stageOf(c)];
+    s.n++;
+    if (c.engine && !c.type_right) s.type_wrong++;
+  }
+  return out;
+}
 
 export type Counts = {
   gold_claims: number;
@@ -173,7 +206,7 @@ export function measurePack(gold: Gold, runs: readonly EngineRun[], subjects: re
       if (side_right) t.side_right++;
       phenomena.set(p, t);
     }
-    claims.push({ gold: g, found: !!e, engine: e ? { quote: e.quote, claim_type: e.claim_type, outcome: e.outcome } : null, type_right, side_right });
+    claims.push({ gold: g, found: !!e, engine: e ? { quote: e.quote, claim_type: e.claim_type, outcome: e.outcome, independent_evidence: e.evidence.filter((x) => x.independent_of_subject).length } : null, type_right, side_right });
   }
 
   const falseExtractions: PackMeasure['falseExtractions'] = [];
