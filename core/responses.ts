@@ -150,17 +150,3 @@ export async function responsesPage(db: Queryable, claimId: string, page: number
     paging: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
   };
 }
-
-/**
- * Every reply on the claims of these reports, shown or not: what a published
- * site has taken in (its manifest's `response_ids`), so that a build knows
- * which pages a new reply changes.
- */
-export async function replyIdsOnReports(db: Queryable, reportIds: readonly string[]): Promise<{ id: string; report_id: string }[]> {
-  if (reportIds.length === 0) return [];
-  const { rows } = await db.query<{ id: string; report_id: string }>(
-    'SELECT r.id, c.report_id FROM responses r JOIN claims c ON c.claim_id = r.claim_id WHERE c.report_id = ANY($1::text[])',
-    [reportIds],
-  );
-  return rows;
-}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { once } from 'node:events';
 import type { Queryable } from '../db/pool.ts';
@@ -116,21 +116,4 @@ export async function readExportManifests(exportsDir: string): Promise<ExportMan
     }
   }
   return out;
-}
-
-/** Adds one night's folder to a site's exports (replacing that date), keeps the newest `keep` nights, and rewrites latest.json. */
-export async function placeExport(exportsDir: string, nightDir: string, date: string, keep: number): Promise<ExportManifest[]> {
-  await mkdir(exportsDir, { recursive: true });
-  const target = path.join(exportsDir, date);
-  await rm(target, { recursive: true, force: true });
-  await rename(nightDir, target);
-  const nights = (await readdir(exportsDir)).filter((x) => DATE.test(x)).sort().reverse();
-  for (const old of nights.slice(keep)) await rm(path.join(exportsDir, old), { recursive: true, force: true });
-  const manifests = await readExportManifests(exportsDir);
-  if (manifests[0]) {
-    const tmp = path.join(exportsDir, `.latest-${process.pid}.json`);
-    await writeFile(tmp, `${JSON.stringify(manifests[0], null, 2)}\n`);
-    await rename(tmp, path.join(exportsDir, 'latest.json'));
-  }
-  return manifests;
 }

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Queryable } from '../db/pool.ts';
-import { replyIdsOnReports } from '../responses.ts';
 import type { ExportManifest } from './exports.ts';
 import {
   browseLetters, browsePage, common, exportsPage, indexPage, loadSummaries, methodologyPages, reportPages, subjectPage,
@@ -18,7 +17,6 @@ import {
 export type SnapshotResult = {
   pages: number;
   report_ids: string[];
-  response_ids: string[];
   measurement_at: string | null;
 };
 
@@ -36,16 +34,12 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
   await mkdir(path.join(dir, 'lists'), { recursive: true });
 
   const sum = await loadSummaries(db);
-  const responseIds: string[] = [];
   for (let i = 0; i < sum.reports.length; i += BATCH) {
     const ids = sum.reports.slice(i, i + BATCH).map((r) => r.report_id);
     for (const p of await reportPages(db, ids, c, o.siteUrl)) {
       await write(path.join('report', `${p.report_id}.json`), p);
       lists.report.push({ key: p.report_id });
     }
-    // Every reply on these reports, not only the few each claim shows: the
-    // incremental build compares this list with every reply there is.
-    for (const r of await replyIdsOnReports(db, ids)) responseIds.push(r.id);
   }
   for (const id of sum.subjects.keys()) {
     const p = subjectPage(sum, id, c)!;
@@ -66,7 +60,6 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
   return {
     pages,
     report_ids: lists.report.map((r) => r.key),
-    response_ids: [...new Set(responseIds)].sort(),
     measurement_at: method[1].measurement?.measured_at ?? null,
   };
 }

@@ -1,4 +1,3 @@
-import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { classifyClaim, isOutlook } from './classify.ts';
 import { extractClaims } from './extract.ts';

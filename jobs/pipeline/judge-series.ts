@@ -30,24 +30,21 @@ function bounds(quote: string, saidOn: string): { from: number | null; year: num
 }
 
 /** The column of a table whose heading shares most of the claim's words, and whether it holds changes. */
-function columnOf(header: string, quote: string, input: JudgeInput): { j: number; change: boolean } | null {
+function columnOf(header: string, input: JudgeInput): { j: number; change: boolean } | null {
   const ct = claimTerms(input.claim);
   const heads = header.split('|');
-  let best: { j: number; score: number } | null = null;
-  heads.forEach((h, j) => {
-    if (j === 0) return;
-    const s = overlap(ct, h).score;
-    if (s > 0 && (!best || s > best.score)) best = { j, score: s };
-  });
-  if (!best) return null;
-  const head = heads[(best as { j: number }).j]!;
-  void quote;
-  return { j: (best as { j: number }).j, change: /\b(?:change|growth|on (?:the )?previous|increase|decrease)\b/i.test(head) };
+  let best = { j: -1, score: 0 };
+  for (let j = 1; j < heads.length; j++) {
+    const s = overlap(ct, heads[j]!).score;
+    if (s > best.score) best = { j, score: s };
+  }
+  if (best.j < 0) return null;
+  return { j: best.j, change: /\b(?:change|growth|on (?:the )?previous|increase|decrease)\b/i.test(heads[best.j]!) };
 }
 
 function pointsOf(item: UsableItem, input: JudgeInput): Point[] {
   if (!item.table_header) return [];
-  const col = columnOf(item.table_header, input.claim.quote, input);
+  const col = columnOf(item.table_header, input);
   if (!col) return [];
   const out: Point[] = [];
   for (const row of item.sentences.filter(isTableRow)) {

@@ -1,4 +1,3 @@
-import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
