@@ -8,7 +8,7 @@ import { localProviders } from '../core/providers/local/corpus.ts';
 import type { FetchedDocument, KnowledgeProvider, KnownSubject, Providers } from '../core/providers/types.ts';
 import { getJob, requeue, startAttempt } from '../core/reports/jobs.ts';
 import { CheckResultSchema, type CheckResult } from '../core/schemas/resources.ts';
-import type { CandidateClaim, ExtractedClaim, Figure } from './pipeline/types.ts';
+import type { CandidateClaim, ExtractedClaim, Figure } from '../core/research/types.ts';
 import { QUEUES } from './queues.ts';
 
 /**
@@ -43,11 +43,11 @@ async function speakerOf(knowledge: KnowledgeProvider, author: string | null): P
 
 // The pipeline brings the language models with it: loaded on the first job, not at start.
 const pipeline = async () => {
-  const [cpu, criteria, classify, evidence, run, stages, modelStages] = await Promise.all([
-    import('./pipeline/cpu-pool.ts'), import('./pipeline/criteria.ts'), import('./pipeline/classify.ts'), import('./pipeline/evidence.ts'), import('./pipeline/run.ts'),
+  const [cpu, criteria, classify, evidence, search, run, stages, modelStages] = await Promise.all([
+    import('./pipeline/cpu-pool.ts'), import('../core/research/criteria.ts'), import('../core/research/classify.ts'), import('../core/research/evidence.ts'), import('./pipeline/search.ts'), import('./pipeline/run.ts'),
     import('./pipeline/stages.ts'), import('./pipeline/model-stages.ts'),
   ]);
-  return { ...cpu, ...criteria, ...classify, ...evidence, ...stages, modelCriteria: modelStages.modelCriteria, DEPTHS: run.DEPTHS };
+  return { ...cpu, ...criteria, ...classify, ...evidence, ...search, ...stages, modelCriteria: modelStages.modelCriteria, DEPTHS: run.DEPTHS };
 };
 type Pipeline = Awaited<ReturnType<typeof pipeline>>;
 

@@ -3,14 +3,14 @@ import type { Statement } from '../core/demo/rows.ts';
 import type { DemoJudge } from '../core/demo/import.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import type { FetchedDocument, KnownSubject, Providers } from '../core/providers/types.ts';
-import { toJudgedClaim, type JudgedClaim } from './pipeline/claims.ts';
-import { classifyClaim } from './pipeline/classify.ts';
+import { toJudgedClaim, type JudgedClaim } from '../core/research/claims.ts';
+import { classifyClaim } from '../core/research/classify.ts';
 import { runAssess as realRunAssess } from './pipeline/cpu-pool.ts';
-import { writeCriteria, type ClassifiedClaim } from './pipeline/criteria.ts';
-import { findDocuments as realFindDocuments } from './pipeline/evidence.ts';
-import { extractClaims } from './pipeline/extract.ts';
+import { writeCriteria, type ClassifiedClaim } from '../core/research/criteria.ts';
+import { findDocuments as realFindDocuments } from './pipeline/search.ts';
+import { extractClaims } from '../core/research/extract.ts';
 import { DEPTHS } from './pipeline/run.ts';
-import type { CandidateClaim } from './pipeline/types.ts';
+import type { CandidateClaim } from '../core/research/types.ts';
 
 /**
  * The machine judge of demo claims: the research pipeline's own stages, run on

@@ -5,10 +5,11 @@ import { ingestPack } from '../core/corpus/ingest.ts';
 import { localProviders } from '../core/providers/local/corpus.ts';
 import type { KnownSubject, Providers } from '../core/providers/types.ts';
 import { isResolved } from '../core/method/outcomes.ts';
-import { candidateClaims } from '../jobs/pipeline/criteria.ts';
-import { gatherEvidence, isIndependent, type EvidenceItem } from '../jobs/pipeline/evidence.ts';
-import { judgeClaim, type Verdict } from '../jobs/pipeline/judge.ts';
-import type { CandidateClaim, SourceDocument } from '../jobs/pipeline/types.ts';
+import { candidateClaims } from '../core/research/criteria.ts';
+import { isIndependent, type EvidenceItem } from '../core/research/evidence.ts';
+import { gatherEvidence } from '../jobs/pipeline/search.ts';
+import { judgeClaim, type Verdict } from '../core/research/judge.ts';
+import type { CandidateClaim, SourceDocument } from '../core/research/types.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 
 // The evidence and judge stages end to end on the offline engine: a pack written
@@ -144,10 +145,10 @@ describe('evidence and judge on a pack written for the test', () => {
 });
 
 // Claims the sample pack's documents settle, with the outcome each was written to give, are
-// listed once, in jobs/pipeline/sample-pack.test.ts; read from there so the two cannot drift.
+// listed once, in core/research/sample-pack.test.ts; read from there so the two cannot drift.
 type Row = { fragment: string; url: string; want: string };
 function settledRows(): Map<string, Row[]> {
-  const src = readFileSync(new URL('../jobs/pipeline/sample-pack.test.ts', import.meta.url), 'utf8');
+  const src = readFileSync(new URL('../core/research/sample-pack.test.ts', import.meta.url), 'utf8');
   const table = src.slice(src.indexOf('const SETTLED'), src.indexOf("describe('sample pack: claims settled"));
   const out = new Map<string, Row[]>();
   for (const block of table.matchAll(/'([^']+)': \[([\s\S]*?)\n {2}\],/g)) {

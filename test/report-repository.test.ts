@@ -5,7 +5,7 @@ import {
   latestOf, latestOfEach, latestReport, latestReportSql, latestReportText, latestReportsByScope, reportSummaries, type ReportScope,
 } from '../core/reports/repository.ts';
 import { normaliseTopic } from '../core/schemas/topic.ts';
-import { topicFilter } from '../jobs/pipeline/score.ts';
+import { topicFilter } from '../core/research/score-stage.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/db.ts';
 import { storeFakeReport } from './site-fixtures.ts';
 

@@ -69,13 +69,14 @@ describe('readMethodFiles', () => {
     writeFileSync(full, text);
   };
 
-  it('takes core/method, core/research and jobs/pipeline without tests or the thread pool, the methodology and content/prompts, in path order', () => {
+  it('takes core/method and core/research without tests (not jobs/pipeline: the thread pool, search and model I/O), the methodology and content/prompts, in path order', () => {
     root = mkdtempSync(join(tmpdir(), 'method-version-'));
     write('core/method/score.ts', 'code');
     write('core/research/rules.ts', 'rules');
     write('jobs/pipeline/cpu-pool.ts', 'threads');
-    write('jobs/pipeline/judge.ts', 'judge');
-    write('jobs/pipeline/judge.test.ts', 'judge test');
+    write('core/research/judge.ts', 'judge');
+    write('core/research/judge.test.ts', 'judge test');
+    write('jobs/pipeline/run.ts', 'orchestration');
     write('jobs/other.ts', 'not the method');
     write('core/method/score.test.ts', 'test');
     write('core/method/types/beta.d.ts', 'types');
@@ -88,8 +89,8 @@ describe('readMethodFiles', () => {
       'content/prompts/judge.md',
       'core/method/score.ts',
       'core/method/types/beta.d.ts',
+      'core/research/judge.ts',
       'core/research/rules.ts',
-      'jobs/pipeline/judge.ts',
     ]);
 
     const before = buildIdOf(readMethodFiles(root));
@@ -98,8 +99,11 @@ describe('readMethodFiles', () => {
     write('content/prompts/judge.md', 'a changed prompt');
     const afterPrompt = buildIdOf(readMethodFiles(root));
     expect(afterPrompt).not.toBe(before);
-    write('jobs/pipeline/judge.ts', 'a changed judge');
-    expect(buildIdOf(readMethodFiles(root))).not.toBe(afterPrompt);
+    write('core/research/judge.ts', 'a changed judge');
+    const afterJudge = buildIdOf(readMethodFiles(root));
+    expect(afterJudge).not.toBe(afterPrompt);
+    write('jobs/pipeline/run.ts', 'changed orchestration');
+    expect(buildIdOf(readMethodFiles(root))).toBe(afterJudge);
   });
 
   it('works without content/prompts, and refuses a root without the methodology', () => {

@@ -17,9 +17,12 @@ export type MethodFile = { readonly path: string; readonly content: string | Uin
 /** The repository root, two folders up from this file (core/method/). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const METHOD_DIRS = ['core/method', 'core/research', 'jobs/pipeline'];
-/** The stages' thread pool: how the method is run, not what it is. */
-const NOT_METHOD = new Set(['jobs/pipeline/cpu-pool.ts', 'jobs/pipeline/cpu-worker.ts']);
+/**
+ * The method is core/method (scoring) and core/research (the stages and their
+ * rules). jobs/pipeline (the thread pool, search and model I/O, the
+ * orchestration) is how the method is run, not what it is, and is left out.
+ */
+const METHOD_DIRS = ['core/method', 'core/research'];
 const METHODOLOGY = 'content/methodology.md';
 const PROMPTS_DIR = 'content/prompts';
 
@@ -62,17 +65,16 @@ function listFiles(root: string, dir: string): string[] {
 }
 
 /**
- * The files the build id covers: core/method/ (scoring), core/research/ (the
- * method's rules) and jobs/pipeline/ (how claims are found, tested and judged)
- * without their tests and the stages' thread pool, the methodology
- * text, and content/prompts/ when it exists (prompts steer the machine judges, so
+ * The files the build id covers: core/method/ (scoring) and core/research/ (how
+ * claims are found, tested and judged, and the method's rules) without their
+ * tests, the methodology text, and content/prompts/ when it exists (prompts steer the machine judges, so
  * they are part of the method). Throws when the methodology text is missing: a
  * version computed without the published text would vouch for nothing.
  */
 export function readMethodFiles(root: string = REPO_ROOT): MethodFile[] {
   const paths = METHOD_DIRS.filter((d) => existsSync(join(root, d)))
     .flatMap((d) => listFiles(root, d))
-    .filter((p) => !p.endsWith('.test.ts') && !NOT_METHOD.has(p));
+    .filter((p) => !p.endsWith('.test.ts'));
   if (!existsSync(join(root, METHODOLOGY))) throw new Error(`${METHODOLOGY} not found under ${root}`);
   paths.push(METHODOLOGY);
   if (existsSync(join(root, PROMPTS_DIR))) paths.push(...listFiles(root, PROMPTS_DIR));

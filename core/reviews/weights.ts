@@ -19,7 +19,7 @@ export const REVIEW_WEIGHT_POINTS = 2;
 /** The weight given to a claim without which the report would have too few resolved claims for any score. */
 export const CARRIES_THE_SCORE = 100;
 
-/** What scoring needs of a stored claim: the same fields the pipeline's score stage passes (jobs/pipeline/score.ts). */
+/** What scoring needs of a stored claim: the same fields the pipeline's score stage passes (core/research/score-stage.ts). */
 export type StoredScoringFields = {
   claim_id: string;
   claim_type: ScoringClaim['claim_type'];
@@ -43,7 +43,7 @@ export function scoringClaimOf(c: StoredScoringFields): ScoringClaim {
     on_time: c.on_time ?? null,
     quote: c.quote,
     said_on: c.said_on ?? '',
-    // The same clustering as the pipeline's score (jobs/pipeline/score.ts), so a rescore after review matches it.
+    // The same clustering as the pipeline's score (core/research/score-stage.ts), so a rescore after review matches it.
     ...(c.source?.url ? { cluster: c.source.url } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { TOPICS, type Topic } from '../method/outcomes.ts';
  * A requested topic as one of the method's topics, or null when it names
  * none. Case, spaces and hyphens are forgiven ("Public safety" is
  * public_safety), exactly as the pipeline's score stage reads a topic
- * (`topicFilter` in jobs/pipeline/score.ts; test/report-topics.test.ts holds
+ * (`topicFilter` in core/research/score-stage.ts; test/report-topics.test.ts holds
  * the two equal), so the topic a report is stored under is the one it scored.
  */
 export function normaliseTopic(topic: string | null | undefined): Topic | null {

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { AssessTask, Assessment, ExtractTask, Features, SelectTask } from './cpu-worker.ts';
-import type { EvidenceItem } from './evidence.ts';
-import type { CandidateClaim } from './types.ts';
+import type { EvidenceItem } from '../../core/research/evidence.ts';
+import type { CandidateClaim } from '../../core/research/types.ts';
 
 /**
  * A pool of worker threads (piscina) for the pipeline's CPU-bound steps:

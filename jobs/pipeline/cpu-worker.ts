@@ -2,19 +2,17 @@
  * The pipeline's CPU-bound steps, run on worker threads (cpu-pool.ts): reading
  * a document for claims, and reading fetched documents for evidence and
  * judging a claim. Pure functions of their input, so a thread gives the same
- * answer as the main thread would.
+ * answer as the main thread would. The stages themselves are core/research/stage.ts.
  */
-import type { FetchedDocument, KnownSubject } from '../../core/providers/types.ts';
-import { candidateClaims } from './criteria.ts';
-import { selectEvidence, type EvidenceItem } from './evidence.ts';
-import { judgeClaim, type Verdict } from './judge.ts';
-import { quoteFeatures } from './extract.ts';
-import { claimActors } from './grounding.ts';
-import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
+import { candidateClaims } from '../../core/research/criteria.ts';
+import type { EvidenceItem } from '../../core/research/evidence.ts';
+import { quoteFeatures } from '../../core/research/extract.ts';
+import { offlineAssess, offlineExtract, offlineSelect, type AssessInput, type Assessment, type ExtractInput } from '../../core/research/stage.ts';
+import type { CandidateClaim, Figure } from '../../core/research/types.ts';
 
-export type ExtractTask = { doc: SourceDocument; ref: SubjectRef };
-export type AssessTask = { claim: CandidateClaim; subject: KnownSubject; docs: FetchedDocument[]; limit: number; today: string };
-export type Assessment = { evidence: EvidenceItem[]; verdict: Verdict };
+export type ExtractTask = ExtractInput;
+export type AssessTask = AssessInput;
+export type { Assessment };
 export type SelectTask = Omit<AssessTask, 'today'>;
 export type Features = { entities: string[]; keywords: string[]; figures: Figure[] };
 
@@ -25,17 +23,16 @@ export function warm(): boolean {
 }
 
 export function extract(task: ExtractTask): CandidateClaim[] {
-  return candidateClaims(task.doc, task.ref);
+  return offlineExtract.run(task);
 }
 
 export function assess(task: AssessTask): Assessment {
-  const evidence = selectEvidence(task.claim, task.subject, task.docs, task.limit);
-  return { evidence, verdict: judgeClaim(task.claim, evidence, task.today, claimActors(task.claim.quote, task.subject)) };
+  return offlineAssess.run(task);
 }
 
 /** Evidence only: for the model judges, which read the passages chosen here. */
 export function select(task: SelectTask): EvidenceItem[] {
-  return selectEvidence(task.claim, task.subject, task.docs, task.limit);
+  return offlineSelect.run(task);
 }
 
 export function features(task: { quote: string }): Features {

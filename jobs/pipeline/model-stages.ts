@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CLAIM_TYPE_DESCRIPTIONS, OUTCOMES, TOPIC_DESCRIPTIONS } from '../../core/method/outcomes.ts';
 import { prompt } from '../../core/method/prompts.ts';
 import type { ModelProvider, PublishedFactCheck } from '../../core/providers/types.ts';
-import type { EvidenceItem } from './evidence.ts';
-import { combine, dueDate, type JudgeOpinion, type Verdict } from './judge.ts';
-import { ATTRIBUTIONS, ClaimTypeSchema, IsoDateSchema, TopicSchema, type CandidateClaim, type Classification, type ExtractedClaim, type SourceDocument, type SubjectRef } from './types.ts';
+import type { EvidenceItem } from '../../core/research/evidence.ts';
+import { combine, dueDate, type JudgeOpinion, type Verdict } from '../../core/research/judge.ts';
+import { ATTRIBUTIONS, ClaimTypeSchema, IsoDateSchema, TopicSchema, type CandidateClaim, type Classification, type ExtractedClaim, type SourceDocument, type SubjectRef } from '../../core/research/types.ts';
 
 // The model-backed stages (used when MODEL_PROVIDER is set): the same stage
 // boundaries and data as the deterministic ones, with a model reading the

@@ -5,10 +5,10 @@ import type { KnownSubject, Providers } from '../../core/providers/types.ts';
 import type { JobProgress } from '../../core/schemas/resources.ts';
 import { assessStage, extractStage } from './stages.ts';
 import { discoverStatements } from './discover.ts';
-import { findDocuments } from './evidence.ts';
-import { toJudgedClaim, type JudgedClaim } from './claims.ts';
-import { scoreStage, topicFilter } from './score.ts';
-import type { CandidateClaim } from './types.ts';
+import { findDocuments } from './search.ts';
+import { toJudgedClaim, type JudgedClaim } from '../../core/research/claims.ts';
+import { scoreStage, topicFilter } from '../../core/research/score-stage.ts';
+import type { CandidateClaim } from '../../core/research/types.ts';
 
 /**
  * The research pipeline end to end for one subject:

@@ -2,7 +2,7 @@ import { direction } from './quantities.ts';
 import { readTableRow, isTableRow } from './table-figures.ts';
 import { periodYears, partOfYear } from './periods.ts';
 import { claimTerms, overlap } from './judge-text.ts';
-import type { Finding, JudgeInput, UsableItem } from './judge.ts';
+import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 
 // Claims that a figure moved the same way in every period of a run ("food bank use has gone up every year
 // since 2019", "the economy grew in each of the first three quarters of 2024", "unemployment will rise every

@@ -1,6 +1,6 @@
 import { namesIn } from './grounding.ts';
-import type { Finding, JudgeInput } from './judge.ts';
-import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
+import type { Finding, JudgeInput } from './judge-types.ts';
+import type { ResolvedOutcome } from '../method/outcomes.ts';
 
 // The ranks judge (methodology, "Ranks"): claims about a place in an ordered
 // list ("will finish in the top four", "be in the bottom three", "win the

@@ -1,8 +1,9 @@
-import type { FetchedDocument, KnownSubject, Providers } from '../../core/providers/types.ts';
+import type { FetchedDocument, KnownSubject } from '../providers/types.ts';
 import { extractClaims } from './extract.ts';
 import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words, type ClaimTerms } from './judge-text.ts';
-import type { CandidateClaim } from './types.ts';
-import { isIndependent, isPartyStatement, mayBeEvidence } from '../../core/research/rules.ts';
+import type { CandidateClaim, EvidenceItem } from './types.ts';
+export type { EvidenceItem };
+import { isIndependent, isPartyStatement, mayBeEvidence } from './rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
 import { isTableRow, readTableRow } from './table-figures.ts';
 import { readQuantities } from './quantities.ts';
@@ -13,18 +14,6 @@ import { SERIES } from './judge-series.ts';
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
 // independent of the subject. The judges read these passages and nothing else.
 
-export type EvidenceItem = {
-  url: string;
-  publisher: string;
-  published: string | null;
-  quote: string;
-  independent_of_subject: boolean;
-  relevance: number;
-  /** When the passage is a table row: the table's heading row, which says what each cell measures (read by the judges, not published). */
-  table_header?: string;
-  /** ...and how many rows the table has below its heading (a place in it is read against that). */
-  table_rows?: number;
-};
 
 /** A passage shares at least this share of the claim's terms (by weight) to count as bearing on it. */
 export const MIN_RELEVANCE = 0.25;
@@ -34,7 +23,6 @@ export const MIN_RELEVANCE = 0.25;
  */
 export const MIN_ANCHORS = 2;
 const QUERY_TERMS = 8;
-const FETCH_BATCH = 8;
 /** The subject's own sentences per document, kept across the claims of one research run. */
 const ownWords = new Map<string, string[]>();
 
@@ -232,25 +220,12 @@ export function tableHeader(text: string, at: number): string | undefined {
 
 /**
  * The evidence stage, in two halves so that the reading can run on a worker
- * thread: `findDocuments` searches the corpus for the claim (leaving out its
- * own source) and fetches each hit; `selectEvidence` keeps the documents whose
+ * thread: `findDocuments` (jobs/pipeline/search.ts, at the edge) searches the
+ * corpus for the claim (leaving out its own source) and fetches each hit; `selectEvidence` keeps the documents whose
  * best passage bears on the claim. Independent items come first, since only
  * they can settle a claim; then by relevance, then URL, so the same corpus
  * always gives the same list.
  */
-export async function findDocuments(claim: CandidateClaim, providers: Pick<Providers, 'search' | 'fetch'>, limit: number): Promise<FetchedDocument[]> {
-  if (limit <= 0) return [];
-  const query = searchQuery(claim);
-  if (query === '') return [];
-  const hits = await providers.search.search(query, { limit: Math.max(limit * 4, 20), excludeUrls: [claim.source.url] });
-  const docs: FetchedDocument[] = [];
-  for (let i = 0; i < hits.length; i += FETCH_BATCH) {
-    const batch = await Promise.all(hits.slice(i, i + FETCH_BATCH).map((h) => providers.fetch.fetch(h.url)));
-    for (const d of batch) if (d && d.url !== claim.source.url) docs.push(d);
-  }
-  return docs;
-}
-
 export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, docs: readonly FetchedDocument[], limit: number): EvidenceItem[] {
   const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
@@ -286,14 +261,4 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
   }
   items.sort((a, b) => Number(b.independent_of_subject) - Number(a.independent_of_subject) || b.relevance - a.relevance || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
   return items.slice(0, limit);
-}
-
-export async function gatherEvidence(
-  claim: CandidateClaim,
-  subject: KnownSubject,
-  providers: Pick<Providers, 'search' | 'fetch'>,
-  opts: { limit?: number } = {},
-): Promise<EvidenceItem[]> {
-  const limit = opts.limit ?? 5;
-  return selectEvidence(claim, subject, await findDocuments(claim, providers, limit), limit);
 }

@@ -4,8 +4,8 @@ import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
 import { isFacilityName, namesIn } from './grounding.ts';
-import type { Finding, JudgeInput, UsableItem } from './judge.ts';
-import type { Outcome } from '../../core/method/outcomes.ts';
+import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
+import type { Outcome } from '../method/outcomes.ts';
 
 // The wording judge: reads what independent passages say in words, not numbers.
 // A passage confirms a claim when it reports the claimed deed or event done

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AFTER_DUE_DAYS, FACT_WINDOW_DAYS, candidateClaims } from './criteria.ts';
 import { isOutlook } from './classify.ts';
 import { subjectMatcher } from './extract.ts';
-import { PackRecordSchema, type DocumentRecord, type SubjectRecord as PackSubject } from '../../core/corpus/pack.ts';
+import { PackRecordSchema, type DocumentRecord, type SubjectRecord as PackSubject } from '../corpus/pack.ts';
 import { CLAIM_TYPES, type CandidateClaim, type SubjectRef } from './types.ts';
 
 type PackDocument = DocumentRecord & { published: string };

@@ -1,13 +1,13 @@
 import { AFTER_DUE_DAYS, DEFAULT_HORIZON_DAYS, FACT_WINDOW_DAYS, FIGURE_BANDS } from './criteria.ts';
-import type { EvidenceItem } from './evidence.ts';
 import { figuresJudge } from './judge-figures.ts';
 import { addDays, fragment, isAuthority, onTime, sentenceSpans } from './judge-text.ts';
 import { wordingJudge } from './judge-wording.ts';
 import { rankJudge } from './judge-rank.ts';
-import type { CandidateClaim } from './types.ts';
+import type { CandidateClaim, EvidenceItem, JudgeOpinion, Verdict } from './types.ts';
+import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import type { Actors } from './grounding.ts';
 import { isOutlook } from './classify.ts';
-import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } from '../../core/method/outcomes.ts';
+import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } from '../method/outcomes.ts';
 
 // Stage "judge": two independent deterministic judges apply the claim's fixed test
 // (criteria.ts) to the independent evidence, and their opinions are combined.
@@ -43,21 +43,7 @@ import { RESOLVED_OUTCOMES, isResolved, type Outcome, type ResolvedOutcome } fro
 // reading of late wins over on time; null when the promise is not resolved, when
 // it was not kept at all (`false`), or when nothing tells.
 
-export type JudgeOpinion = { judge: string; outcome: Outcome; on_time: boolean | null; reason: string };
-export type Verdict = { outcome: Outcome; on_time: boolean | null; rationale: string; judges_disagree: boolean; opinions: JudgeOpinion[] };
-
-/** An evidence item the fixed test lets count, with its passage split into sentences. */
-export type UsableItem = EvidenceItem & { published: string; sentences: string[] };
-export type JudgeInput = { claim: CandidateClaim; items: readonly UsableItem[]; actors?: Actors };
-export type Finding = {
-  outcome: Outcome;
-  reason: string;
-  basis: Array<{ item: UsableItem; sentence: string }>;
-  /** Per basis entry, what the wording judge read in it; absent for the figures judge. */
-  signals?: Array<'support' | 'against' | 'partial'>;
-  /** False when the claim is not of the judge's kind (the ranks judge on a claim with no place): it gives no opinion. */
-  applies?: boolean;
-};
+export type { Finding, JudgeInput, JudgeOpinion, UsableItem, Verdict };
 
 const JUDGES: ReadonlyArray<{ name: string; read: (input: JudgeInput) => Finding }> = [
   { name: 'figures', read: figuresJudge },

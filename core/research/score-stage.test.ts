@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JudgedClaim } from './claims.ts';
-import { scoreStage, topicFilter } from './score.ts';
+import { scoreStage, topicFilter } from './score-stage.ts';
 
 const claim = (n: number, outcome: JudgedClaim['outcome'], topic: JudgedClaim['topic'] = 'health'): JudgedClaim => ({
   claim_id: `clm_${String(n).padStart(20, '0')}`, claim_type: 'factual', topic, quote: `Quote ${n}.`, quote_verified: true,

@@ -3,7 +3,7 @@ import { classifyClaim, isOutlook } from './classify.ts';
 import { extractClaims } from './extract.ts';
 import { documentPeriod } from './periods.ts';
 import { affiliationsOf } from './grounding.ts';
-import { isOwnPublication } from '../../core/research/rules.ts';
+import { isOwnPublication } from './rules.ts';
 import type { CandidateClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
 // Stage "criteria": the fixed test each claim will be judged by, written from the

@@ -1,4 +1,4 @@
-import { affiliationsOf } from '../../core/research/rules.ts';
+import { affiliationsOf } from './rules.ts';
 
 // Grounding (methodology, "Evidence about the claim's subject"): a passage is
 // evidence for a claim only when it is about what the claim is about: the

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { candidateClaims } from './criteria.ts';
 import type { EvidenceItem } from './evidence.ts';
 import { combine, dueDate, judgeClaim, type JudgeOpinion } from './judge.ts';
-import { RESOLVED_OUTCOMES, isResolved, type Outcome } from '../../core/method/outcomes.ts';
+import { RESOLVED_OUTCOMES, isResolved, type Outcome } from '../method/outcomes.ts';
 import type { CandidateClaim } from './types.ts';
 
 // Invented subject, places and publishers throughout. The claims come from the real

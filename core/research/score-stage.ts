@@ -1,5 +1,5 @@
-import { scoreClaims, type ScoringResult } from '../../core/method/score.ts';
-import { TOPICS, type Topic } from '../../core/method/outcomes.ts';
+import { scoreClaims, type ScoringResult } from '../method/score.ts';
+import { TOPICS, type Topic } from '../method/outcomes.ts';
 import type { JudgedClaim } from './claims.ts';
 
 /**

@@ -4,8 +4,8 @@ import { partMeets } from './periods.ts';
 import { seriesFinding } from './judge-series.ts';
 import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
 import { figureBelongsToOther, sentenceAbout } from './grounding.ts';
-import type { JudgeInput, Finding } from './judge.ts';
-import type { ResolvedOutcome } from '../../core/method/outcomes.ts';
+import type { JudgeInput, Finding } from './judge-types.ts';
+import type { ResolvedOutcome } from '../method/outcomes.ts';
 import type { ClaimType } from './types.ts';
 
 // The figures judge: reads the numbers in the claim and in each independent passage,

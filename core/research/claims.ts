@@ -1,7 +1,7 @@
-import type { ClaimType, Outcome, Topic } from '../../core/method/outcomes.ts';
-import { claimIdFor } from '../../core/reports/ids.ts';
+import type { ClaimType, Outcome, Topic } from '../method/outcomes.ts';
+import { claimIdFor } from '../reports/ids.ts';
 import type { EvidenceItem } from './evidence.ts';
-import type { Verdict } from './judge.ts';
+import type { Verdict } from './types.ts';
 import type { CandidateClaim } from './types.ts';
 
 /**

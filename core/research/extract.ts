@@ -1,7 +1,7 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
 import { readCues } from './classify.ts';
-import { isOwnPublication } from '../../core/research/rules.ts';
+import { isOwnPublication } from './rules.ts';
 import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 
@@ -212,7 +212,7 @@ function figuresIn(doc: View): Figure[] {
   const out: Figure[] = [];
   for (const n of doc.numbers().json() as Array<{ text: string; number?: { num?: number } }>) {
     const text = n.text.trim().replace(/[.,;:!?)]+$/, '');
-    const value = typeof n.number?.num === 'number' ? n.number.num : null;
+    const value = typeof n.number?.num === 'number' && Number.isFinite(n.number.num) ? n.number.num : null;
     const isYear = /^(19|20)\d\d$/.test(text);
     if (isYear || dayOfMonth.has(n.text) || out.some((f) => f.text === text)) continue;
     if (/%|per ?cent/i.test(text)) out.push({ text, value, unit: 'percent' });

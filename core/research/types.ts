@@ -5,8 +5,8 @@ import { z } from 'zod';
 // start from. Each stage takes and returns plain data so it can be tested alone.
 
 // One vocabulary for the whole service: the method's lists (core/method/outcomes.ts).
-export { CLAIM_TYPES, TOPICS } from '../../core/method/outcomes.ts';
-import { CLAIM_TYPES, TOPICS } from '../../core/method/outcomes.ts';
+export { CLAIM_TYPES, TOPICS } from '../method/outcomes.ts';
+import { CLAIM_TYPES, OUTCOMES, TOPICS } from '../method/outcomes.ts';
 
 export const SUBJECT_KINDS = ['person', 'organisation', 'outlet'] as const;
 
@@ -94,3 +94,41 @@ export type Figure = z.infer<typeof FigureSchema>;
 export type ExtractedClaim = z.infer<typeof ExtractedClaimSchema>;
 export type Classification = z.infer<typeof ClassificationSchema>;
 export type CandidateClaim = z.infer<typeof CandidateClaimSchema>;
+
+// What the evidence and judge stages hand on (the Stage contract's outputs, core/research/stage.ts).
+
+export const EvidenceItemSchema = z
+  .object({
+    url: z.string().describe('The evidence document.'),
+    publisher: z.string().describe('Who published it.'),
+    published: z.string().nullable().describe('Its publication date, when known (as the document gave it).'),
+    quote: z.string().describe('The passage that bears on the claim, verbatim.'),
+    independent_of_subject: z.boolean().describe('Neither published by the subject nor on its sites (core/research/rules.ts).'),
+    relevance: z.number().describe('Share of the claim\'s terms, by weight, the passage holds.'),
+    table_header: z.string().optional().describe('When the passage is a table row: the heading row, which says what each cell measures (read by the judges, not published).'),
+    table_rows: z.number().int().optional().describe('...and how many rows the table has below its heading.'),
+  })
+  .describe('A passage of a document that bears on a claim.');
+
+export const JudgeOpinionSchema = z
+  .object({
+    judge: z.string().describe('Which judge read it.'),
+    outcome: z.enum(OUTCOMES).describe('What it read.'),
+    on_time: z.boolean().nullable().describe('Promises: whether kept by the due date, when it tells.'),
+    reason: z.string().describe('Why, in words, citing the evidence.'),
+  })
+  .describe('One judge\'s reading of a claim against its evidence.');
+
+export const VerdictSchema = z
+  .object({
+    outcome: z.enum(OUTCOMES).describe('The combined outcome.'),
+    on_time: z.boolean().nullable().describe('Promises: kept by the due date.'),
+    rationale: z.string().describe('Why, in words.'),
+    judges_disagree: z.boolean().describe('Two judges that resolved the claim differ.'),
+    opinions: z.array(JudgeOpinionSchema).describe('Each judge\'s reading.'),
+  })
+  .describe('The judge stage\'s answer for one claim.');
+
+export type EvidenceItem = z.infer<typeof EvidenceItemSchema>;
+export type JudgeOpinion = z.infer<typeof JudgeOpinionSchema>;
+export type Verdict = z.infer<typeof VerdictSchema>;
