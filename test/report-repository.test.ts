@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPICS } from '../core/method/outcomes.ts';
 import {
-  latestOf, latestOfEach, latestReport, latestReportSql, latestReportText, latestReportsByScope, reportSummaries, type ReportScope,
+  latestOf, latestOfEach, latestReport, latestReportSql, latestReportText, latestReportsByScope, latestWholeRecordSubjects, reportSummaries, reportsInScope,
+  type ReportScope,
 } from '../core/reports/repository.ts';
 import { normaliseTopic } from '../core/schemas/topic.ts';
 import { topicFilter } from '../core/research/score-stage.ts';
@@ -110,6 +111,17 @@ describe('the latest report of a subject', () => {
     expect(headlines.get(mixed.subjectId)?.id).toBe(mixed.whole);
     expect(headlines.has(topicsOnly.subjectId)).toBe(false);
     expect(latestOfEach(rows, 'environment').get(topicsOnly.subjectId)?.id).toBe(topicsOnly.environment);
+    // Every report in a scope (a subject page's record over time): the whole record's reports only, in the order given.
+    expect(reportsInScope(rows, mixed.subjectId, null).map((r) => r.id)).toEqual([mixed.whole, mixed.olderWhole]);
+    expect(reportsInScope(rows, topicsOnly.subjectId, null)).toEqual([]);
+  });
+
+  it('the subjects whose headlines are newest (the site\'s index): each once, however many reports the newest has', async () => {
+    // Five reports of one subject newer than any other: a LIMIT on reports alone would find one subject where two are asked for.
+    for (let i = 1; i <= 5; i++) await report('Prolific Board', null, i / 10);
+    const headlines = [...latestOfEach(await reportSummaries(db.pool), null).keys()];
+    expect(headlines.length).toBeGreaterThanOrEqual(3);
+    for (const limit of [1, 2, 3, headlines.length + 1]) expect(await latestWholeRecordSubjects(db.pool, limit), `limit ${limit}`).toEqual(headlines.slice(0, limit));
   });
 });
 

@@ -115,17 +115,17 @@ describe('a report page, JavaScript off', () => {
     const { page } = await open(ctx, `/reports/${report.reportId}/`);
     const claims = page.locator('article.claim');
     expect(await claims.count()).toBe(9);
-    for (const [i, c] of report.claims.entries()) {
-      const a = claims.nth(i);
-      expect(await a.getAttribute('id')).toBe(c.claim_id);
+    // Listed by type and outcome, settled first (test/site-scorecard.test.ts checks the order): found here by id.
+    for (const c of report.claims) {
+      const a = page.locator(`article.claim#${c.claim_id}`);
       await expect(a.locator('[data-quote]').textContent()).resolves.toBe(c.quote);
-      expect(await a.locator('dd a.ext').first().getAttribute('href')).toBe((c.source as { url: string }).url);
+      expect(await a.locator('[data-source] a.ext').getAttribute('href')).toBe((c.source as { url: string }).url);
       await expect(a.locator('.facts').textContent()).resolves.toContain(c.resolution_criteria);
       await expect(a.locator('.facts').textContent()).resolves.toContain(c.rationale);
       expect(await a.locator('[data-outcome]').getAttribute('data-outcome')).toBe(c.outcome);
       expect(await a.locator('.evidence a.ext').getAttribute('href')).toMatch(/^https:\/\/stats\.example\//);
     }
-    await expect(claims.nth(4).locator('[data-response-statement]').textContent()).resolves.toBe('The timetable changed in May; the count in the claim covers April only.');
+    await expect(page.locator(`article#${report.claims[4]!.claim_id} [data-response-statement]`).textContent()).resolves.toBe('The timetable changed in May; the count in the claim covers April only.');
     expect(await page.locator('script:not([type="application/ld+json"])').count()).toBe(0);
     await page.screenshot({ path: path.join(ARTIFACTS, 'site-report-desktop.png'), fullPage: true });
   });

@@ -95,7 +95,8 @@ describe('a report page', () => {
     const verdicts = (page.match(/<span class="verdict">/g) ?? []).length;
     expect(scores).toBe(3);
     expect(verdicts).toBe(7 + 2); // every claim, and the two featured ones
-    expect(labels).toHaveLength(1 + scores + verdicts);
+    // The headline, each per-type score, each verdict, and the verdict chart (counts of verdicts).
+    expect(labels).toHaveLength(1 + scores + verdicts + 1);
     for (const v of page.split('<span class="verdict">').slice(1)) expect(v.slice(0, 400)).toMatch(/^<span class="outcome[^>]*>[^<]+<\/span> <span class="review-label"/);
   });
 
@@ -112,8 +113,11 @@ describe('a report page', () => {
   it('carries a ClaimReview per claim, valid JSON-LD with the documented rating scale', () => {
     const reviews = ldBlocks(page).map((b) => JSON.parse(b) as Record<string, any>);
     expect(reviews).toHaveLength(7);
-    for (const [i, r] of reviews.entries()) {
-      const c = normal.claims[i]!;
+    // One per claim, in the page's order (by type and outcome), each naming its claim's anchor.
+    const ids = reviews.map((r) => String(r.url).split('#')[1]);
+    expect(new Set(ids)).toEqual(new Set(normal.claims.map((c) => c.claim_id)));
+    for (const r of reviews) {
+      const c = normal.claims.find((x) => r.url.endsWith(`#${x.claim_id}`))!;
       expect(r).toMatchObject({ '@context': 'https://schema.org', '@type': 'ClaimReview', claimReviewed: c.quote, url: `/reports/${normal.reportId}/#${c.claim_id}` });
       expect(r.itemReviewed).toMatchObject({ '@type': 'Claim', author: { '@type': 'Organization', name: 'Cedar Health Trust' }, appearance: { url: (c.source as { url: string }).url } });
       const value = (RATING_VALUES as Record<string, number | undefined>)[c.outcome];

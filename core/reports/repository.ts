@@ -59,6 +59,11 @@ export function latestOfEach<R extends { subject_id: string; topic: Topic | null
   return latest;
 }
 
+/** Every row of the subject in the scope, in the order given: for the whole record (null) its reports on the whole record only, never those on a topic. */
+export function reportsInScope<R extends { subject_id: string; topic: Topic | null }>(rows: readonly R[], subjectId: string, scope: ReportScope = null): R[] {
+  return rows.filter((r) => r.subject_id === subjectId && r.topic === scope);
+}
+
 /** The subject's latest report on its whole record (scope null), or on one topic. */
 export async function latestReport(db: Queryable, subjectId: string, scope: ReportScope = null): Promise<ReportRow | null> {
   const { rows } = await db.query<ReportRow>(latestReportSql(COLUMNS, '$1', scope === null ? null : '$2'), scope === null ? [subjectId] : [subjectId, scope]);
@@ -124,11 +129,22 @@ export async function reportSummaries(db: Queryable, o: { subjectIds?: readonly 
   return rows;
 }
 
-/** The subjects of the newest `limit` reports on a subject's whole record (demo subjects left out), newest first: whose reports the site's index lists. */
+/**
+ * The `limit` subjects (demo ones left out) whose latest reports on the whole
+ * record are the newest, newest first: whose headlines the site's index lists,
+ * each once. Read from the newest reports a batch at a time (twice as many
+ * each round), so an incremental build reads a few rows, not every report,
+ * however many reports the subjects at the top have.
+ */
 export async function latestWholeRecordSubjects(db: Queryable, limit: number): Promise<string[]> {
-  const { rows } = await db.query<{ subject_id: string }>(
-    `SELECT r.subject_id FROM reports r JOIN subjects s ON s.id = r.subject_id WHERE NOT s.demo AND r.topic IS NULL ORDER BY ${newest('r.')} LIMIT $1`,
-    [limit],
-  );
-  return [...new Set(rows.map((r) => r.subject_id))];
+  const subjects = new Set<string>();
+  for (let take = limit * 2; ; take *= 2) {
+    const { rows } = await db.query<{ subject_id: string }>(
+      `SELECT r.subject_id FROM reports r JOIN subjects s ON s.id = r.subject_id WHERE NOT s.demo AND r.topic IS NULL ORDER BY ${newest('r.')} LIMIT $1`,
+      [take],
+    );
+    subjects.clear();
+    for (const r of rows) if (subjects.size < limit) subjects.add(r.subject_id);
+    if (subjects.size >= limit || rows.length < take) return [...subjects];
+  }
 }

@@ -12,7 +12,8 @@ import { BEST_RATING, OUTCOME_LABELS, WORST_RATING, claimReview, jsonForScript, 
 import type { ExportManifest } from './exports.ts';
 import { httpUrl } from './links.ts';
 import type { Topic } from '../method/outcomes.ts';
-import { latestOf, latestOfEach, reportSummaries, reportsByIds, type ReportRow } from '../reports/repository.ts';
+import { latestOf, latestOfEach, reportSummaries, reportsByIds, reportsInScope, type ReportRow } from '../reports/repository.ts';
+import { TYPE_LABELS } from './scorecard.ts';
 
 /**
  * The data of every page of the static site: what the build job hands the
@@ -67,7 +68,7 @@ export type ReportPage = {
   subject: SubjectRef; headline: Headline; scores: ScoreView[]; caveats: { code: string; message: string }[]; review: ReportReviewView;
   /** As the report lists them; each with its claim's verdict as it now stands (a claim reviewed since the report was made shows the reviewer's outcome). */
   featured: { claim_id: string; quote: string; claim_type: string; outcome: Outcome; outcome_label: string; why_featured: string; review_status: string }[];
-  claims: ClaimView[]; outcome_counts: { outcome: Outcome; label: string; count: number }[];
+  claims: ClaimView[]; // in the report's order: the page groups them (core/site/scorecard.ts)
 };
 export type ReportSummary = {
   report_id: string; path: string; subject_id: string; generated_at: string; generated_on: string; method_version: string; headline: Headline;
@@ -76,8 +77,8 @@ export type ReportSummary = {
   /** As on ReportPage: null for the whole record. */
   topic: Topic | null; topic_label: string | null;
 };
-/** `latest`: the subject's latest report on its whole record (its headline), or null when it has only reports on topics; `reports`: every report, newest first. */
-export type SubjectPage = { view: 'subject'; path: string; common: Common; subject: SubjectRef & { aliases: string[] }; latest: ReportSummary | null; reports: ReportSummary[] };
+/** `latest`: the subject's latest report on its whole record (its headline), or null when it has only reports on topics; `reports`: every report, newest first; `record`: those on the whole record, oldest first (its chart). */
+export type SubjectPage = { view: 'subject'; path: string; common: Common; subject: SubjectRef & { aliases: string[] }; latest: ReportSummary | null; reports: ReportSummary[]; record: ReportSummary[] };
 export type BrowseEntry = { subject: SubjectRef; latest: ReportSummary };
 export type BrowsePage = { view: 'browse'; path: string; common: Common; letter: string; label: string; subjects: BrowseEntry[] };
 export type IndexPage = {
@@ -126,7 +127,6 @@ export function letterOf(name: string): string {
 }
 const letterLabel = (l: string) => (l === 'other' ? 'Other' : l.toUpperCase());
 
-const TYPE_LABELS: Record<string, string> = { overall: 'Overall', factual: 'Factual claims', promise: 'Promises', guidance: 'Guidance', prediction: 'Predictions' };
 const TYPE_ORDER = ['overall', 'factual', 'promise', 'guidance', 'prediction'];
 
 type StoredScore = { score: number; interval_80: [number, number]; n_resolved: number; confidence: { level: string; reasons: string } };
@@ -174,8 +174,6 @@ function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[],
   }));
   const byId = new Map(views.map((v) => [v.claim_id, v]));
   const rv = r.review;
-  const counts = new Map<Outcome, number>();
-  for (const v of views) counts.set(v.outcome, (counts.get(v.outcome) ?? 0) + 1);
   return {
     view: 'report', path, common: c, report_id: row.id, generated_at: row.generated_at.toISOString(), generated_on: generatedOn,
     method_version: row.method_version, review_status: r.review_status ?? REVIEW_LABEL, topic: row.topic, topic_label: topicLabel(row.topic), subject, headline: r.score,
@@ -195,7 +193,6 @@ function reportPage(row: PageReportRow, claims: (StoredClaim & WithResponses)[],
       return { claim_id: f.claim_id, quote: f.quote, claim_type: f.claim_type, outcome, outcome_label: OUTCOME_LABELS[outcome] ?? outcome, why_featured: f.why_featured, review_status: now?.review_status ?? REVIEW_LABEL };
     }),
     claims: views,
-    outcome_counts: [...counts].map(([outcome, count]) => ({ outcome, label: OUTCOME_LABELS[outcome] ?? outcome, count })),
   };
 }
 
@@ -250,8 +247,8 @@ export function subjectPage(sum: Summaries, subjectId: string, c: Common): Subje
   const subject = sum.subjects.get(subjectId);
   if (!subject) return null;
   const reports = sum.reports.filter((r) => r.subject_id === subjectId);
-  // The headline, by the repository's rule: the latest report on the whole record.
-  return { view: 'subject', path: subject.path, common: c, subject, latest: latestOf(reports, subjectId, null), reports };
+  // The headline, by the repository's rule: the latest report on the whole record; the record chart, by the same scope.
+  return { view: 'subject', path: subject.path, common: c, subject, latest: latestOf(reports, subjectId, null), reports, record: reportsInScope(reports, subjectId, null).reverse() };
 }
 
 /** Every subject's headline, for the browse pages: subjects with reports on topics only have none, and are not browsed. */
@@ -287,8 +284,9 @@ export function indexPage(sum: Summaries, c: Common, latestExport: ExportManifes
   const letters = [...(totals?.letters ?? browseLetters(sum))].sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)));
   return {
     view: 'index', path: '/', common: c, counts: totals?.counts ?? { subjects: sum.subjects.size, reports: sum.reports.length },
-    // The newest reports on subjects' whole records: a score listed by a subject's name is its headline, so reports on one topic are on subject pages only.
-    latest: sum.reports.filter((r) => r.topic === null).slice(0, INDEX_LATEST).flatMap((r) => {
+    // The subjects with the newest headlines, each once with its headline (its latest report on the whole record): a score listed by a subject's
+    // name is its headline, so older reports and reports on one topic are on subject pages only.
+    latest: [...latestOfEach(sum.reports, null).values()].slice(0, INDEX_LATEST).flatMap((r) => {
       const s = sum.subjects.get(r.subject_id);
       return s ? [{ ...r, subject: { subject_id: s.subject_id, name: s.name, kind: s.kind, description: s.description, path: s.path } }] : [];
     }),
