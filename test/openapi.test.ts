@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allExamples } from '../core/schemas/examples.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { DocValidator, operationsOf, type Doc as FullDoc } from './helpers/openapi-doc.ts';
 
 type Schema = { $ref?: string; type?: string | string[]; maxLength?: number; maxItems?: number; minimum?: number; maximum?: number; enum?: unknown[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; required?: string[]; default?: unknown };
 type Param = { name: string; in: string; required?: boolean; schema: Schema };
@@ -18,7 +20,8 @@ afterAll(() => t.close());
 function resolve(s: Schema | undefined): Schema {
   if (!s) throw new Error('no schema');
   if (s.$ref) return resolve(doc.components.schemas[s.$ref.split('/').pop()!]);
-  const branches = s.anyOf ?? s.oneOf;
+  // A nullable union; an object's own anyOf (a rule between its fields) is not one.
+  const branches = s.properties ? undefined : (s.anyOf ?? s.oneOf);
   if (branches) {
     const concrete = branches.map(resolve).find((b) => b.type !== 'null');
     if (concrete) return { ...concrete, ...('default' in s ? { default: s.default } : {}) };
@@ -62,6 +65,10 @@ describe('OpenAPI description', () => {
     expect(resolve(p.consent_ref).maxLength).toBe(300);
     expect(resolve(p.refresh)).toMatchObject({ type: 'boolean', default: false });
     expect(report.required ?? []).toEqual([]);
+    // No field is required by itself, but one must say who: the refinement, as JSON Schema.
+    expect(report.anyOf!.map((b) => b.required![0]).sort()).toEqual(['handles', 'name', 'subject_id', 'urls']);
+    expect(bodyOf('/v1/subjects/resolve').anyOf!.map((b) => b.required![0]).sort()).toEqual(['handles', 'name', 'text', 'urls']);
+    expect(bodyOf('/v1/check').anyOf!.map((b) => b.required![0]).sort()).toEqual(['claims', 'text']);
 
     const resolveReq = bodyOf('/v1/subjects/resolve').properties!;
     expect(resolve(resolveReq.text).maxLength).toBe(50_000);
@@ -129,5 +136,58 @@ describe('OpenAPI description', () => {
     for (const f of ['claim_id', 'claim_type', 'quote', 'quote_verified', 'said_on', 'source', 'resolution_criteria', 'outcome', 'on_time', 'rationale', 'evidence', 'judges_disagree', 'responses', 'review_status']) {
       expect(claim.properties, f).toHaveProperty(f);
     }
+  });
+});
+
+describe('a description a client generator can use', () => {
+  it('declares every request body required, as the service treats an absent one as {} and refuses it', () => {
+    for (const { method, path, op } of operationsOf(doc as unknown as FullDoc)) {
+      if (op.requestBody) expect(op.requestBody.required, `${method} ${path}`).toBe(true);
+    }
+  });
+
+  it('has an example on every request body and every response body, valid against its own schema', () => {
+    const full = doc as unknown as FullDoc;
+    const v = new DocValidator(full);
+    let checked = 0;
+    for (const { method, path, op } of operationsOf(full)) {
+      const media = [
+        ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => ({ at: ['requestBody', 'content', type], m })),
+        ...Object.entries(op.responses).flatMap(([status, r]) => Object.entries(r.content ?? {}).map(([type, m]) => ({ at: ['responses', status, 'content', type], m }))),
+      ];
+      for (const { at, m } of media) {
+        const where = `${method} ${path} ${at.join(' ')}`;
+        expect(m.schema, where).toBeDefined();
+        expect(m.example, where).toBeDefined();
+        expect(v.check(['paths', path, method, ...at, 'schema'], m.example), where).toBeNull();
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('parses every example with the zod schema it illustrates', () => {
+    for (const [schema, example] of allExamples()) expect(schema.safeParse(example).error, JSON.stringify(example).slice(0, 200)).toBeUndefined();
+  });
+
+  it('describes every tag, and every operation names declared tags', () => {
+    const tags = (doc as unknown as FullDoc).tags ?? [];
+    for (const tag of tags) expect(tag.description?.length, tag.name).toBeGreaterThan(20);
+    const names = new Set(tags.map((g) => g.name));
+    for (const { op } of operationsOf(doc as unknown as FullDoc)) for (const tag of op.tags ?? []) expect(names.has(tag), tag).toBe(true);
+  });
+
+  it('lists every media type a response really has', () => {
+    const types = (path: string, method = 'get') => Object.keys(doc.paths[path]![method]!.responses['200']!.content ?? {}).sort();
+    expect(types('/v1/export')).toEqual(['application/x-ndjson', 'text/csv']);
+    expect(types('/v1/labels')).toEqual(['application/json', 'text/csv']);
+    expect(types('/v1/methodology')).toEqual(['application/json', 'text/html', 'text/markdown']);
+    expect(types('/v1/reports/{report_id}/html')).toEqual(['text/html']);
+    expect(types('/mcp', 'post')).toEqual(['application/json', 'text/event-stream']);
+  });
+
+  it('leaves out the routes that only refuse a method: GET and DELETE /mcp are 405 like any undeclared method', () => {
+    expect(Object.keys(doc.paths['/mcp']!)).toEqual(['post']);
+    expect(doc.paths['/v1/subjects/resolve']!.get).toBeUndefined();
   });
 });

@@ -21,18 +21,26 @@ function patternOf(url: string): RegExp {
 const ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export class AllowedMethods {
-  readonly #entries: { pattern: RegExp; method: string }[] = [];
+  readonly #entries: { pattern: RegExp; method: string; literal: boolean }[] = [];
 
   /** A route: its method (GET brings HEAD, as Fastify answers it) and its path, in Fastify's form or as a pattern over paths. */
   add(method: string, url: string | RegExp): void {
     const pattern = typeof url === 'string' ? patternOf(url) : url;
-    this.#entries.push({ pattern, method });
-    if (method === 'GET') this.#entries.push({ pattern, method: 'HEAD' });
+    const literal = typeof url === 'string' && !url.includes(':') && !url.includes('*');
+    this.#entries.push({ pattern, method, literal });
+    if (method === 'GET') this.#entries.push({ pattern, method: 'HEAD', literal });
   }
 
-  /** The methods some route answers at this path (no query string), in a fixed order; none for a path no route has. */
+  /**
+   * The methods some route answers at this path (no query string), in a fixed
+   * order; none for a path no route has. A path some route names literally
+   * (`/v1/subjects/resolve`) is that route's alone, as OpenAPI matches a
+   * concrete path before a templated one (`/v1/subjects/{subject_id}`).
+   */
   for(path: string): string[] {
-    const found = new Set(this.#entries.filter((e) => e.pattern.test(path)).map((e) => e.method));
+    const matching = this.#entries.filter((e) => e.pattern.test(path));
+    const literal = matching.filter((e) => e.literal);
+    const found = new Set((literal.length > 0 ? literal : matching).map((e) => e.method));
     return [...found].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
   }
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ProblemSchema } from '../../core/schemas/common.ts';
 import { LabelRequestSchema } from '../../core/schemas/requests.ts';
 import { LabelAckSchema, LabelListSchema, LabelQueueSchema } from '../../core/schemas/resources.ts';
@@ -39,7 +40,18 @@ export function labelRoutes(ctx: AppContext) {
       auth: true,
       scope: 'label',
       query: LabelsQuerySchema,
-      responses: { 200: { description: 'Your labels: JSON (LabelList), or CSV with `format=csv`.', schema: LabelListSchema } },
+      responses: {
+        200: {
+          description: 'Your labels: JSON (LabelList), or CSV with `format=csv` (`text/csv`, a download: `Content-Disposition: attachment; filename="labels.csv"`).',
+          schema: LabelListSchema,
+          alternatives: {
+            'text/csv': {
+              schema: z.string().describe(`RFC 4180 CSV: a header row \`${LABEL_CSV_COLUMNS.join(',')}\`, then one row per label.`),
+              example: `${LABEL_CSV_COLUMNS.join(',')}\r\n`,
+            },
+          },
+        },
+      },
       handler: async (req, reply, { query }) => {
         if (query.format === 'csv') {
           reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="labels.csv"');

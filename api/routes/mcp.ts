@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { DomainError } from '../../core/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -32,6 +33,45 @@ function checkOrigin(req: FastifyRequest, allowed: readonly string[]): void {
   throw new DomainError(403, 'origin-refused', `Origin ${origin.slice(0, 200)} may not use this MCP endpoint; add it to MCP_ALLOWED_ORIGINS to allow it.`);
 }
 
+/**
+ * JSON-RPC 2.0 as the document declares it (the MCP transport judges the
+ * body itself, and answers what it cannot read with a JSON-RPC error, 400).
+ */
+const JsonRpcId = z.union([z.string(), z.number().int()]).describe('The request id, echoed in its response.');
+/** `_meta` of a message's params or result, as the MCP SDK takes it (other members are passed on). */
+const MetaSchema = z.looseObject({
+  progressToken: JsonRpcId.optional().describe('Asks for progress notifications under this token.'),
+  'io.modelcontextprotocol/related-task': z.object({ taskId: z.string() }).optional(),
+});
+const JsonRpcRequestSchema = z
+  .strictObject({
+    jsonrpc: z.literal('2.0'),
+    id: JsonRpcId.optional().describe('Present on a request; absent on a notification.'),
+    method: z.string().describe('The MCP method: `initialize`, `tools/list`, `tools/call`, ….'),
+    params: z.looseObject({ _meta: MetaSchema.optional() }).optional().describe('The method\'s parameters.'),
+  })
+  .describe('A JSON-RPC request (with `id`) or notification (without).')
+  .meta({ id: 'JsonRpcRequest' });
+const JsonRpcResultSchema = z
+  .strictObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId, result: z.looseObject({ _meta: MetaSchema.optional() }) })
+  .describe('A JSON-RPC result.')
+  .meta({ id: 'JsonRpcResult' });
+const rpcErrorBody = z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+const JsonRpcErrorSchema = z
+  .object({ jsonrpc: z.literal('2.0'), id: JsonRpcId.nullable().optional(), error: rpcErrorBody })
+  .describe('A JSON-RPC error. The transport\'s answer to a body it cannot take has `id: null`.')
+  .meta({ id: 'JsonRpcError' });
+/** A client's answer to a request of the server's, as an error: its id is that request's. */
+const JsonRpcClientErrorSchema = z.object({ jsonrpc: z.literal('2.0'), id: JsonRpcId.optional(), error: rpcErrorBody }).describe('A JSON-RPC error answering a request of the server\'s.');
+const JsonRpcMessageSchema = z.union([JsonRpcRequestSchema, JsonRpcResultSchema, JsonRpcClientErrorSchema]);
+const JsonRpcBodySchema = z
+  .union([JsonRpcMessageSchema, z.array(JsonRpcMessageSchema)])
+  .describe('One JSON-RPC message (a request, a notification, or an answer to a request of the server\'s), or a batch of them. A batch with no request in it (empty, or only notifications and answers) is answered 202.');
+
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'example-client', version: '1.0.0' } } };
+const LIST_RESULT = { jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'lookup_reliability', description: 'A subject\'s report.', inputSchema: { type: 'object' } }] } };
+const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+
 async function serve(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   checkOrigin(req, ctx.config.mcpAllowedOrigins);
   const server = buildServer(restFor(req.server, req.headers.authorization), { waitMs: ctx.config.mcpWaitSeconds * 1000 });
@@ -60,12 +100,26 @@ export function mcpRoutes(ctx: AppContext) {
       description,
       tags: ['mcp'],
       auth: true,
+      body: JsonRpcBodySchema,
+      bodyExample: INITIALIZE,
+      validateBody: false,
       responses: {
-        200: { description: 'A JSON-RPC response, as an SSE stream (text/event-stream) or JSON (MCP_JSON_RESPONSE=true).', contentType: 'text/event-stream' },
-        403: { description: 'The Origin header names an origin that may not use the endpoint.' },
+        200: {
+          description: 'The JSON-RPC response: an SSE stream (`text/event-stream`), or JSON with MCP_JSON_RESPONSE=true. A method the server does not have is a JSON-RPC error inside it.',
+          contentType: 'text/event-stream',
+          schema: z.string().describe('Server-sent events, each `event: message` with a JSON-RPC message as its `data`.'),
+          example: `event: message\ndata: ${JSON.stringify(LIST_RESULT)}\n\n`,
+          alternatives: { 'application/json': { schema: z.union([JsonRpcResultSchema, JsonRpcErrorSchema]), example: LIST_RESULT } },
+        },
+        202: { description: 'No request was sent (only notifications or answers, or an empty batch): accepted, no body.' },
+        400: { description: 'Not a JSON-RPC message (or batch) the transport can take: a JSON-RPC error.', contentType: 'application/json', schema: JsonRpcErrorSchema, example: rpcError(-32700, 'Parse error: Invalid JSON-RPC message') },
+        403: { description: 'The Origin header names an origin that may not use the endpoint (`/problems/origin-refused`).' },
+        406: { description: 'The Accept header does not take both `application/json` and `text/event-stream`: a JSON-RPC error.', contentType: 'application/json', schema: JsonRpcErrorSchema, example: rpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream') },
+        415: { description: 'No body was sent (so no `Content-Type: application/json`): a JSON-RPC error.', contentType: 'application/json', schema: JsonRpcErrorSchema, example: rpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json') },
       },
       handler: (req, reply) => serve(ctx, req, reply),
     }),
+    // GET and DELETE are not in the document: like any method a path does not answer, they get 405 with Allow: POST.
     ...(['GET', 'DELETE'] as const).map((method) =>
       defineRoute({
         method,
@@ -75,6 +129,7 @@ export function mcpRoutes(ctx: AppContext) {
         description,
         tags: ['mcp'],
         auth: true,
+        hidden: true,
         responses: { 405: { description: 'Method not allowed: send JSON-RPC with POST.' } },
         handler: async (_req, reply) => {
           reply.header('allow', 'POST');

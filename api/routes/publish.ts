@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { MethodologySchema } from '../../core/schemas/resources.ts';
 import { ExportQuerySchema, MethodologyQuerySchema } from '../../core/schemas/queries.ts';
 import { Readable } from 'node:stream';
@@ -19,7 +20,20 @@ export function publishRoutes(ctx: AppContext) {
       tags: ['publishing'],
       auth: true,
       query: ExportQuerySchema,
-      responses: { 200: { description: 'The export: `application/x-ndjson` (JSON Lines) or `text/csv` with a header row. CSV cells that begin with = + - @ are prefixed with an apostrophe (no formula runs when it is opened in a spreadsheet). Every score and claim record carries its `review_status`: the label, or `reviewed`.', contentType: 'application/x-ndjson' } },
+      responses: {
+        200: {
+          description: 'The export: `application/x-ndjson` (JSON Lines) or `text/csv` with a header row. CSV cells that begin with = + - @ are prefixed with an apostrophe (no formula runs when it is opened in a spreadsheet). Every score and claim record carries its `review_status`: the label, or `reviewed`.',
+          contentType: 'application/x-ndjson',
+          schema: z.string().describe('JSON Lines: one JSON record a line, each with its `record` kind (`subject`, `score`, `claim`, `review`).'),
+          example: `${JSON.stringify({ record: 'subject', subject_id: 'sub_3f2a9c1d7e5b4a60', name: 'Valley District Council', kind: 'organisation' })}\n`,
+          alternatives: {
+            'text/csv': {
+              schema: z.string().describe('With `format=csv`: one table (`table`), RFC 4180 with a header row.'),
+              example: 'subject_id,subject_name,topic,score\r\nsub_3f2a9c1d7e5b4a60,Valley District Council,,61.5\r\n',
+            },
+          },
+        },
+      },
       handler: async (_req, reply, { query }) => {
         const day = new Date().toISOString().slice(0, 10);
         const name = query.format === 'csv' ? `reliability-${query.table}-${day}.csv` : `reliability-${day}.jsonl`;
@@ -41,6 +55,10 @@ export function publishRoutes(ctx: AppContext) {
           description:
             'The methodology as JSON (default), Markdown (`text/markdown`) or HTML (`text/html`), chosen by `format`. Each names the current method version: JSON in `method_version`; Markdown in its first line, `Method version: <version>`, followed by a blank line and the published method; HTML at the top of the page.',
           schema: MethodologySchema,
+          alternatives: {
+            'text/markdown': { schema: z.string().describe('With `format=markdown`.'), example: 'Method version: 1.2.0+649101a67186\n\n# How the reliability score is made\n' },
+            'text/html': { schema: z.string().describe('With `format=html`.'), example: '<!doctype html>\n<html lang="en"><head><title>Methodology</title></head><body><p>Method version: 1.2.0+649101a67186</p></body></html>\n' },
+          },
         },
       },
       handler: async (_req, reply, { query }) => {

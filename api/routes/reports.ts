@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { JobAcceptedSchema, ProblemSchema } from '../../core/schemas/common.ts';
 import { ReportRequestSchema } from '../../core/schemas/requests.ts';
 import { TOPIC_RULE } from '../../core/schemas/topic.ts';
+import { exampleOf } from '../../core/schemas/examples.ts';
 import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
 import { ClaimsQuerySchema, ReportOrJobPathSchema, SubjectPathSchema } from '../../core/schemas/queries.ts';
 import { claimsPage } from '../../core/reports/read.ts';
@@ -67,7 +68,7 @@ export function reportRoutes(ctx: RouteContext) {
       auth: true,
       params: ReportOrJobPathSchema,
       responses: {
-        200: { description: 'The job, or the stored report.', schema: z.union([JobPollSchema, StoredReportSchema]) },
+        200: { description: 'The job, or the stored report.', schema: z.union([JobPollSchema, StoredReportSchema]), example: exampleOf(JobPollSchema) },
         404: { description: 'No such job (for this key) or report.' },
       },
       handler: async (req, _reply, { params }) => poll(ctx.pool, params.report_or_job_id, req.apiKey!.id, ctx.reports),

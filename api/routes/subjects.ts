@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../core/errors.ts';
+import { DomainError, NotFoundError } from '../../core/errors.ts';
 import { ResolveRequestSchema } from '../../core/schemas/requests.ts';
 import { ResolveResponseSchema, SubjectDetailSchema, SubjectListSchema } from '../../core/schemas/resources.ts';
 import { SubjectPathSchema, SubjectsQuerySchema } from '../../core/schemas/queries.ts';
@@ -20,6 +20,21 @@ export function subjectRoutes(ctx: AppContext) {
       body: ResolveRequestSchema,
       responses: { 200: { description: 'Candidate subjects (possibly none).', schema: ResolveResponseSchema } },
       handler: async (_req, _reply, { body }) => resolveSubjects(ctx.knowledge, body, ctx.identify),
+    }),
+    // Without it, GET /v1/subjects/resolve would be read as the subject `resolve` (404). A concrete
+    // path comes before a templated one, in OpenAPI as in the router: POST is its only method.
+    defineRoute({
+      method: 'GET',
+      url: '/v1/subjects/resolve',
+      operationId: 'resolveSubjectsGet',
+      summary: 'Not a subject: resolve takes POST',
+      tags: ['subjects'],
+      auth: true,
+      hidden: true,
+      responses: { 405: { description: 'Method not allowed: send the request with POST.' } },
+      handler: async () => {
+        throw new DomainError(405, 'method-not-allowed', 'GET is not answered at /v1/subjects/resolve; it answers POST (see /openapi.json).', {}, { allow: 'POST' });
+      },
     }),
     defineRoute({
       method: 'GET',

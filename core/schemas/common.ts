@@ -120,4 +120,6 @@ export const IsoDateSchema = z
     const d = new Date(`${s}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
   }, 'must be a real calendar date')
-  .describe('A date, YYYY-MM-DD.');
+  .describe('A date, YYYY-MM-DD.')
+  // JSON Schema's `date` format is RFC 3339's full-date: a real calendar day, as the refinement asks.
+  .meta({ format: 'date' });

@@ -10,6 +10,18 @@ import { RequestTopicSchema } from './topic.ts';
  * means nothing, a refinement says which to send.
  */
 
+/**
+ * The refinements below as JSON Schema (`anyOf` in the document): at least
+ * one of these fields is sent and not empty. Kept beside the refinements they
+ * restate; test/openapi-property.test.ts holds the two to each other.
+ */
+function saysWho(strings: string[], lists: string[]) {
+  return [
+    ...strings.map((f) => ({ required: [f], properties: { [f]: { type: 'string', minLength: 1 } } })),
+    ...lists.map((f) => ({ required: [f], properties: { [f]: { type: 'array', minItems: 1 } } })),
+  ];
+}
+
 const urls = z.array(z.string().max(2000).describe('A URL.')).max(20);
 const handles = z.array(z.string().max(300).describe('A handle, such as @name.')).max(20);
 
@@ -30,7 +42,7 @@ export const ReportRequestSchema = z
     path: [],
   })
   .describe('Ask for a subject\'s report. No field is required, but one of subject_id, name, urls or handles must say who.')
-  .meta({ id: 'ReportRequest' });
+  .meta({ id: 'ReportRequest', anyOf: saysWho(['subject_id', 'name'], ['urls', 'handles']) });
 
 export const ResolveRequestSchema = z
   .object({
@@ -44,8 +56,8 @@ export const ResolveRequestSchema = z
     message: 'Send name, urls, handles or text.',
     path: [],
   })
-  .describe('Turn a name with identifiers, or a block of text, into candidate subjects.')
-  .meta({ id: 'ResolveRequest' });
+  .describe('Turn a name with identifiers, or a block of text, into candidate subjects. No field is required, but one of name, text, urls or handles must be sent.')
+  .meta({ id: 'ResolveRequest', anyOf: saysWho(['name', 'text'], ['urls', 'handles']) });
 
 export const CheckClaimSchema = z
   .object({
@@ -65,8 +77,14 @@ export const CheckRequestSchema = z
     message: 'Send text or claims.',
     path: [],
   })
-  .describe('Claims, or a block of text, to check; outcomes come back per claim, with no score.')
-  .meta({ id: 'CheckRequest' });
+  .describe('Claims, or a block of text, to check; outcomes come back per claim, with no score. No field is required, but `text` (not blank) or `claims` (at least one) must be sent.')
+  .meta({
+    id: 'CheckRequest',
+    anyOf: [
+      { required: ['text'], properties: { text: { type: 'string', pattern: '\\S' } } },
+      { required: ['claims'], properties: { claims: { type: 'array', minItems: 1 } } },
+    ],
+  });
 
 /** An http(s) link: anything else (javascript:, data:, file:, a bare word) is refused with 422. */
 const httpUrl = (max: number, description: string) =>
@@ -82,7 +100,9 @@ const httpUrl = (max: number, description: string) =>
         return false;
       }
     }, 'must be an http or https URL')
-    .describe(description);
+    .describe(description)
+    // The refinement as JSON Schema can say it: an absolute URI (an http or https one, by the pattern).
+    .meta({ format: 'uri' });
 
 export const ResponseRequestSchema = z
   .object({

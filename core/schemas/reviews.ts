@@ -7,13 +7,20 @@ import { ReplyDecisionValueSchema, ReviewStatusSchema } from './review-state.ts'
 
 /** The bodies of the editorial review routes (api/routes/reviews.ts; issue #18). */
 
-const reviewer = z.string().trim().min(1).max(200).describe('The reviewer\'s name as it is published with the review, 1 to 200 characters.');
+/**
+ * Texts are trimmed before their length is checked, so one of only spaces is
+ * empty: the pattern says so in the JSON Schema (after the trim it changes
+ * nothing, and a blank text gets the one `string_too_short` it always got).
+ */
+const NOT_BLANK = /\S/;
+
+const reviewer = z.string().trim().min(1, { abort: true }).max(200).regex(NOT_BLANK).describe('The reviewer\'s name as it is published with the review, 1 to 200 characters.');
 
 export const ClaimReviewRequestSchema = z
   .object({
     version: z.string().min(1).max(100).describe('The claim\'s `review.version` as you read it. A review of an older version is refused: 409 `claim-changed` when the claim\'s quote, fixed test or evidence changed since, 409 `review-conflict` when someone reviewed it since.'),
     outcome: OutcomeSchema.describe('The outcome that stands: the machine\'s (to confirm it) or any other outcome of the scale (to correct it).'),
-    rationale: z.string().trim().min(1).max(4000).describe('Why, in words a reader can check against the evidence; published as the claim\'s rationale. 1 to 4,000 characters.'),
+    rationale: z.string().trim().min(1, { abort: true }).max(4000).regex(NOT_BLANK).describe('Why, in words a reader can check against the evidence; published as the claim\'s rationale. 1 to 4,000 characters.'),
     reviewer,
   })
   .describe('A person\'s review of one claim: confirm the machine\'s outcome, or replace it.')
@@ -23,7 +30,7 @@ export type ClaimReviewRequest = z.infer<typeof ClaimReviewRequestSchema>;
 export const SignOffRequestSchema = z
   .object({
     reviewer,
-    note: z.string().trim().min(1).max(2000).nullish().describe('A note published with the sign-off, at most 2,000 characters.'),
+    note: z.string().trim().min(1, { abort: true }).max(2000).regex(NOT_BLANK).nullish().describe('A note published with the sign-off, at most 2,000 characters.'),
   })
   .describe('A reviewer\'s sign-off of a report.')
   .meta({ id: 'SignOffRequest' });
@@ -32,7 +39,7 @@ export type SignOffRequest = z.infer<typeof SignOffRequestSchema>;
 export const ReplyReviewRequestSchema = z
   .object({
     decision: ReplyDecisionValueSchema,
-    note: z.string().trim().min(1).max(500).describe('The published note, 1 to 500 characters: what was accepted (and how the claim was corrected), or why the reply was not accepted.'),
+    note: z.string().trim().min(1, { abort: true }).max(500).regex(NOT_BLANK).describe('The published note, 1 to 500 characters: what was accepted (and how the claim was corrected), or why the reply was not accepted.'),
     reviewer,
   })
   .describe('A reviewer\'s decision on a subject\'s reply.')

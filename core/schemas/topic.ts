@@ -30,6 +30,16 @@ export const TOPIC_RULE =
  * taken by the service with normaliseTopic), so the MCP tool built from it
  * keeps the same JSON Schema.
  */
+/**
+ * normaliseTopic as a JSON Schema pattern: surrounding spaces, any case, and
+ * `_` or a run of spaces and hyphens between words. The refinement decides;
+ * the pattern states it for the document (test/openapi-property.test.ts
+ * sends strings made from it and holds the two to each other).
+ */
+export const TOPIC_PATTERN = `^\\s*(?:${TOPICS.map((t) =>
+  t.split('_').map((w) => [...w].map((c) => `[${c}${c.toUpperCase()}]`).join('')).join('(?:_|[\\s-]+)'),
+).join('|')})\\s*$`;
+
 export const RequestTopicSchema = z
   .string()
   .max(200)
@@ -39,4 +49,5 @@ export const RequestTopicSchema = z
   })
   .describe(
     `Restrict the report to one broad topic. ${TOPIC_RULE} A topic report scores only the claims filed under the topic and is stored under it: it is served to requests for that topic and never replaces the subject's report on its whole record. Leave it out (or null) for the whole record.`,
-  );
+  )
+  .meta({ pattern: TOPIC_PATTERN });
