@@ -22,6 +22,7 @@ import { publishRoutes } from './routes/publish.ts';
 import { demoRoutes } from './routes/demo.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { SITE_PATHS, siteRoutes, siteStaticPlugin } from './routes/site.ts';
+import { searchRoutes } from './routes/search.ts';
 import { AllowedMethods, dotSegmentsPlugin } from './plugins/paths.ts';
 import { problemRoutes } from './routes/problems.ts';
 
@@ -44,6 +45,7 @@ export function allRoutes(ctx: RouteContext): AnyRoute[] {
     ...subjectRoutes(ctx),
     ...reportRoutes(ctx),
     ...siteRoutes(ctx),
+    ...searchRoutes(ctx),
     ...checkRoutes(ctx),
     ...responseRoutes(ctx),
     ...labelRoutes(ctx),

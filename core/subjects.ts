@@ -129,3 +129,70 @@ export function candidate(s: KnownSubject) {
     eligible: !s.serving_politician, needs_consent_ref: !s.public_figure, reason,
   };
 }
+
+/**
+ * Finding a published subject by name (GET /search on the site). Published,
+ * as the site publishes them (core/site/page-data.ts loadSummaries): not a
+ * demo subject, and with at least one stored report, so that every hit's
+ * subject page exists. Matched on the name and every alias, folded by the
+ * database's search_fold (lower case, accents off; migration 018), as a
+ * substring, through migration 018's trigram index where pg_trgm exists.
+ *
+ * Order: an exact name or alias first, then one that starts with the term,
+ * then one with a word that starts with it, then any other substring; within
+ * a tier by folded name, then name and id, so that paging is stable. Each
+ * hit carries the alias it matched by when it matched better by an alias
+ * than by its name, and its headline (the latest report on its whole record,
+ * latestReportSql's rule) when it has one.
+ */
+export type SubjectSearchHit = {
+  subject_id: string; name: string; kind: SubjectKind; matched_alias: string | null;
+  report_id: string | null; generated_at: Date | null; score: unknown; review_status: string | null;
+};
+
+// `$1` is the term, already trimmed with its white space collapsed. Folded
+// here, then escaped for LIKE (after folding: folding may make a `%` out of a full-width one).
+const SEARCH_TERM = `WITH t AS (SELECT search_fold($1) AS term),
+  p AS (SELECT term, replace(replace(replace(term, '\\', '\\\\'), '%', '\\%'), '_', '\\_') AS esc FROM t)`;
+// Published subjects whose name or an alias holds the term. The LIKE is on migration 018's indexed expression, written exactly as the index is.
+const SEARCH_FROM = `FROM subjects s CROSS JOIN p
+  WHERE subject_search_text(s.name, s.aliases) LIKE '%' || p.esc || '%'
+    AND NOT s.demo AND EXISTS (SELECT 1 FROM reports r WHERE r.subject_id = s.id)`;
+// The tier of one folded name `f` against the term of row `q`: 0 exact, 1 prefix, 2 a word's prefix, 3 substring, null no match.
+const tier = (f: string, q: string) =>
+  `CASE WHEN ${f} = ${q}.term THEN 0 WHEN starts_with(${f}, ${q}.term) THEN 1 WHEN ${f} LIKE '% ' || ${q}.esc || '%' THEN 2 WHEN ${f} LIKE '%' || ${q}.esc || '%' THEN 3 END`;
+
+/** The SQL of one page of hits: `$1` the term, `$2` the page size, `$3` the offset. */
+export function subjectSearchSql(): string {
+  return `${SEARCH_TERM},
+  matched AS (SELECT s.id, s.name, s.kind, s.aliases, p.term, p.esc ${SEARCH_FROM}),
+  hits AS (
+    SELECT m.id, m.name, m.kind, best.tier, best.alias
+      FROM matched m
+      CROSS JOIN LATERAL (
+        SELECT x.tier, CASE WHEN x.i > 1 THEN x.n END AS alias
+          FROM (SELECT n, i, ${tier('search_fold(n)', 'm')} AS tier FROM unnest(ARRAY[m.name] || m.aliases) WITH ORDINALITY AS u(n, i)) x
+         WHERE x.tier IS NOT NULL
+         ORDER BY x.tier, x.i LIMIT 1
+      ) best
+  )
+  SELECT h.id AS subject_id, h.name, h.kind, h.alias AS matched_alias,
+         r.id AS report_id, r.generated_at, r.report->'score' AS score, r.report->>'review_status' AS review_status
+    FROM hits h
+    LEFT JOIN LATERAL (${latestReportSql('id, generated_at, report', 'h.id', null)}) r ON true
+   ORDER BY h.tier, search_fold(h.name), h.name, h.id
+   LIMIT $2 OFFSET $3`;
+}
+
+/** The SQL of the number of hits: `$1` the term. */
+export function subjectSearchCountSql(): string {
+  return `${SEARCH_TERM} SELECT count(*)::int AS n ${SEARCH_FROM}`;
+}
+
+export async function searchSubjects(db: Queryable, term: string, page: { page: number; pageSize: number }): Promise<{ hits: SubjectSearchHit[]; total: number }> {
+  const [count, hits] = await Promise.all([
+    db.query<{ n: number }>(subjectSearchCountSql(), [term]),
+    db.query<SubjectSearchHit>(subjectSearchSql(), [term, page.pageSize, (page.page - 1) * page.pageSize]),
+  ]);
+  return { hits: hits.rows, total: count.rows[0]!.n };
+}

@@ -61,7 +61,11 @@ function packRecords(file: string): { subjects: PackSubject[]; documents: PackDo
 
 export async function runEval(
   packs: readonly EvalPack[],
-  opts: { dataDir: string; serverUrl?: string; providers?: (pool: pg.Pool) => Providers | Promise<Providers>; log?: (line: string) => void },
+  opts: {
+    dataDir: string; serverUrl?: string; providers?: (pool: pg.Pool) => Providers | Promise<Providers>; log?: (line: string) => void;
+    /** After each subject researched (`npm run eval` shows it on a terminal): the pack and the subject. */
+    onSubject?: (p: { pack: string; subject: string }) => void;
+  },
 ): Promise<EvalResult> {
   // A PostgreSQL server to make the packs' databases in: the caller's (a test's), else a throwaway embedded one.
   const server = opts.serverUrl ? { url: opts.serverUrl, stop: async () => {} } : await startEmbeddedPostgres({ dataDir: opts.dataDir, mode: 'own', port: 0 });
@@ -92,6 +96,7 @@ export async function runEval(
           const t0 = performance.now();
           const r = await researchSubject(subject, providers, { today: gold.today, depth: 'quick' });
           runs.push({ subject: subject.name, status: r.status, ...(r.status !== 'complete' ? { reason: r.reason } : {}), claims: r.claims, ms: performance.now() - t0 });
+          opts.onSubject?.({ pack: name, subject: subject.name });
         }
         const { subjects, documents } = packRecords(pack.file);
         const measure = measurePack(gold, runs, subjects, documents);

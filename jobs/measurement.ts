@@ -2,7 +2,7 @@ import type { PgBoss } from 'pg-boss';
 import { z } from 'zod';
 import type { Pool } from '../core/db/pool.ts';
 import { storeMeasurement } from '../core/demo/measure.ts';
-import { staleStatements, storeRejudged } from '../core/demo/store.ts';
+import { countStaleStatements, staleStatements, storeRejudged } from '../core/demo/store.ts';
 import { methodVersion } from '../core/method/version.ts';
 
 /**
@@ -32,18 +32,28 @@ type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) 
 
 const REJUDGE_BATCH = 200;
 
+/** What a caller may watch while a measurement runs (`npm run measure` shows it on a terminal). */
+export type MeasurementHooks = {
+  /** Demo claims judged again so far, of those there were to judge when it began. */
+  onRejudged?: (done: number, total: number) => void;
+};
+
 /** Judges again, from their statements, the demo claims a different method version judged. */
-export async function rejudgeStale(pool: Pool, opts: { today?: string | undefined } = {}): Promise<number> {
+export async function rejudgeStale(pool: Pool, opts: { today?: string | undefined } & MeasurementHooks = {}): Promise<number> {
   const current = methodVersion();
   let done = 0;
   let batch = await staleStatements(pool, current, REJUDGE_BATCH);
   if (batch.length === 0) return 0;
+  // Counted once: a claim judged meanwhile by another process only makes the work end early.
+  const total = opts.onRejudged ? await countStaleStatements(pool, current) : 0;
   // Loaded only when there is work: the pipeline brings the language models with it.
   const { demoJudge } = await import('./demo-judge.ts');
   const judge = demoJudge(pool, opts.today ? { today: opts.today } : {});
   while (batch.length > 0) {
     for (let i = 0; i < batch.length; i += 8) {
-      await Promise.all(batch.slice(i, i + 8).map(async ({ claim_id, statement }) => storeRejudged(pool, claim_id, await judge(statement), current)));
+      const group = batch.slice(i, i + 8);
+      await Promise.all(group.map(async ({ claim_id, statement }) => storeRejudged(pool, claim_id, await judge(statement), current)));
+      opts.onRejudged?.(done + i + group.length, Math.max(total, done + i + group.length));
     }
     done += batch.length;
     batch = await staleStatements(pool, current, REJUDGE_BATCH);
@@ -51,9 +61,9 @@ export async function rejudgeStale(pool: Pool, opts: { today?: string | undefine
   return done;
 }
 
-export async function runMeasurement(pool: Pool, payload: MeasurementPayload = {}, log?: Log) {
+export async function runMeasurement(pool: Pool, payload: MeasurementPayload = {}, log?: Log, hooks: MeasurementHooks = {}) {
   const p = MeasurementPayload.parse(payload);
-  const rejudged = p.rejudge ? await rejudgeStale(pool, { today: p.today }) : 0;
+  const rejudged = p.rejudge ? await rejudgeStale(pool, { today: p.today, ...hooks }) : 0;
   const m = await storeMeasurement(pool, methodVersion());
   log?.info({ measurement: m.id, rejudged, datasets: m.datasets.length }, 'measurement stored');
   return { ...m, rejudged };

@@ -1,5 +1,5 @@
 /**
- * `npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose]`
+ * `npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--json] [--verbose] [--quiet]`
  *
  * Measures the research engine against gold files (docs/source-packs.md):
  * each pack is ingested into an empty database of its own in a throwaway
@@ -13,6 +13,8 @@
  * with no claim's text: a held-out part can be diagnosed without being read.
  * `--check` researches nothing: it checks each gold file against its pack
  * (quotes verbatim, subjects and speakers, sample marks) and prints the problems.
+ * On a terminal, the subjects researched so far (of every pack's subjects)
+ * are shown on stderr (scripts/progress.ts), unless --json or --quiet.
  * Exit codes: 0 done, 1 `--check` found problems, 2 usage or a bad gold file.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -26,12 +28,13 @@ import { figures, stageCounts, STAGES } from '../core/eval/measure.ts';
 import { checkGold, goldPathFor, readGold, type PackIndex } from '../core/eval/gold.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
+import { Progress } from './progress.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--stages] [--json] [--verbose] [--explain WORDS] [--publish] [--model]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--stages] [--json] [--verbose] [--explain WORDS] [--publish] [--model] [--quiet]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -152,12 +155,28 @@ function print(r: EvalResult) {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
+/** The subject records of a pack: what runEval researches in it. */
+function subjectRecords(file: string): number {
+  return readFileSync(file, 'utf8').split('\n').filter((line) => /"record"\s*:\s*"subject"/.test(line)).length;
+}
+
 const dir = await mkdtemp(path.join(os.tmpdir(), 'rss-eval-'));
 let code = 0;
 try {
   const parts = packs.map((p) => ({ file: p, part: p.includes(`${path.sep}heldout${path.sep}`) ? 'heldout' : p.includes(`${path.sep}dev${path.sep}`) ? 'dev' : 'other' }));
   for (const p of parts) if (!existsSync(p.file) || !existsSync(p.file.replace(/\.jsonl$/, '.gold.jsonl'))) throw new Error(`${p.file}: pack or its gold file (.gold.jsonl) is missing`);
-  const result = await runEval(parts, { dataDir: dir, ...(providers ? { providers } : {}) });
+  // Subjects researched of every pack's subject records (counted from the files before the run).
+  const subjects = parts.reduce((n, p) => n + subjectRecords(p.file), 0);
+  const progress = new Progress({ label: 'eval', total: subjects, noun: 'subjects', json: values.json, quiet: values.quiet });
+  let researched = 0;
+  progress.update(0, { detail: 'starting a throwaway PostgreSQL' });
+  const result = await runEval(parts, {
+    dataDir: dir, ...(providers ? { providers } : {}),
+    onSubject: (s) => progress.update(++researched, { detail: `${s.pack}: ${s.subject}` }),
+  }).then(
+    (r) => (progress.finish({ detail: `${parts.length} pack(s)` }), r),
+    (err: unknown) => (progress.abandon(), Promise.reject(err)),
+  );
   if (values.json) {
     process.stdout.write(jsonOutput({
       method_version: result.method_version,

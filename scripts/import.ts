@@ -1,14 +1,16 @@
 /**
  * `npm run --silent import -- --format liar|claimreview|promises|fte FILE
  *   [--limit N] [--dataset NAME] [--subject NAME] [--kind KIND]
- *   [--said-on YYYY-MM-DD] [--today YYYY-MM-DD] [--json]`
+ *   [--said-on YYYY-MM-DD] [--today YYYY-MM-DD] [--json] [--quiet]`
  *
  * Imports a demo set: claims whose outcomes others have published. Each claim
  * is judged by the machine from its wording, speaker and date alone, and
  * stored beside the published outcome (GET /v1/demo). Idempotent: importing
  * the same file again changes nothing that has not changed. Skipped records
  * are reported on stderr with their line (or position); a summary goes to
- * stdout (--json: the whole summary as JSON).
+ * stdout (--json: the whole summary as JSON). On a terminal, the claims
+ * judged so far are shown on stderr (scripts/progress.ts), unless --json or
+ * --quiet.
  * Exit codes: 0 imported (even with skipped records), 1 the file could not be
  * read or held nothing to import, 2 usage.
  */
@@ -22,8 +24,9 @@ import { importDemo } from '../core/demo/import.ts';
 import { isIsoDate, type ParseOptions } from '../core/demo/rows.ts';
 import { demoJudge } from '../jobs/demo-judge.ts';
 import { closePipelinePool, configurePipelineThreads } from '../jobs/pipeline/cpu-pool.ts';
+import { Progress } from './progress.ts';
 
-const USAGE = `usage: npm run --silent import -- --format ${Object.keys(FORMATS).join('|')} FILE [--limit N] [--dataset NAME] [--subject NAME] [--kind person|organisation|outlet] [--said-on YYYY-MM-DD] [--today YYYY-MM-DD] [--json]`;
+const USAGE = `usage: npm run --silent import -- --format ${Object.keys(FORMATS).join('|')} FILE [--limit N] [--dataset NAME] [--subject NAME] [--kind person|organisation|outlet] [--said-on YYYY-MM-DD] [--today YYYY-MM-DD] [--json] [--quiet]`;
 
 function usage(message?: string): never {
   process.stderr.write(`${message ? `${message}\n` : ''}${USAGE}\n`);
@@ -36,7 +39,7 @@ try {
     allowPositionals: true,
     options: {
       format: { type: 'string' }, limit: { type: 'string' }, dataset: { type: 'string' }, subject: { type: 'string' }, kind: { type: 'string' },
-      'said-on': { type: 'string' }, today: { type: 'string' }, json: { type: 'boolean', default: false },
+      'said-on': { type: 'string' }, today: { type: 'string' }, json: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false },
     },
   });
 } catch (err) {
@@ -78,14 +81,13 @@ if (parsed.rows.length === 0) {
 const config = loadConfig();
 configurePipelineThreads(config.pipelineThreads);
 const db = await openDatabase(config, { mode: 'share', poolMax: 8 });
+const progress = new Progress({ label: `import ${format}`, total: parsed.rows.length, noun: 'claims judged', json: values.json, quiet: values.quiet });
 try {
   const summary = await importDemo(db.pool, parsed, {
     judge: demoJudge(db.pool, values.today ? { today: values.today } : {}),
-    onBatch: (done, total) => {
-      if (!values.json && process.stderr.isTTY) process.stderr.write(`\r${done} of ${total} claims judged`);
-    },
+    onBatch: (done, total) => progress.update(done, { total }),
   });
-  if (!values.json && process.stderr.isTTY) process.stderr.write('\n');
+  progress.finish();
   if (values.json) {
     process.stdout.write(jsonOutput(summary));
   } else {
@@ -100,6 +102,7 @@ try {
     );
   }
 } finally {
+  progress.abandon();
   await closePipelinePool();
   await db.close();
 }

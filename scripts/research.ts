@@ -1,11 +1,13 @@
 /**
  * `npm run --silent research -- NAME [--kind KIND] [--depth quick|standard]
- *   [--topic TOPIC] [--consent-ref REF] [--today YYYY-MM-DD] [--json]`
+ *   [--topic TOPIC] [--consent-ref REF] [--today YYYY-MM-DD] [--json] [--quiet]`
  *
  * Runs the research pipeline for one subject from the command line, on the
  * offline engine over the local corpus, and stores the report when it is
  * complete. `--subject-id ID` instead of NAME names the subject exactly.
- * Prints a summary (or, with --json, the whole result) on stdout.
+ * Prints a summary (or, with --json, the whole result) on stdout. On a
+ * terminal, the stage and the claims judged so far are shown on stderr
+ * (scripts/progress.ts), unless --json or --quiet.
  * Exit codes: 0 complete, 3 insufficient or refused, 4 unknown or ambiguous
  * name (the candidates are listed), 2 usage.
  */
@@ -18,8 +20,9 @@ import { TOPICS } from '../core/method/outcomes.ts';
 import { normaliseTopic } from '../core/schemas/topic.ts';
 import { makeReport } from '../jobs/research.ts';
 import { closePipelinePool } from '../jobs/pipeline/cpu-pool.ts';
+import { Progress } from './progress.ts';
 
-const USAGE = 'usage: npm run --silent research -- NAME | --subject-id ID [--kind person|organisation|outlet] [--depth quick|standard] [--topic T] [--consent-ref R] [--today YYYY-MM-DD] [--json]';
+const USAGE = 'usage: npm run --silent research -- NAME | --subject-id ID [--kind person|organisation|outlet] [--depth quick|standard] [--topic T] [--consent-ref R] [--today YYYY-MM-DD] [--json] [--quiet]';
 
 let args;
 try {
@@ -27,7 +30,7 @@ try {
     allowPositionals: true,
     options: {
       'subject-id': { type: 'string' }, kind: { type: 'string' }, depth: { type: 'string', default: 'quick' }, topic: { type: 'string' },
-      'consent-ref': { type: 'string' }, today: { type: 'string' }, json: { type: 'boolean', default: false },
+      'consent-ref': { type: 'string' }, today: { type: 'string' }, json: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false },
     },
   });
 } catch (err) {
@@ -59,9 +62,15 @@ try {
     } else subjectId = found[0]!.subject_id;
   }
   if (subjectId) {
+    // Claims judged of claims found (a total known once `extract` is done), with the stage and the documents read.
+    const progress = new Progress({ label: `research ${name || subjectId}`, noun: 'claims judged', json: values.json, quiet: values.quiet });
     const r = await makeReport(db.pool, subjectId, {
       depth: values.depth as 'quick' | 'standard', topic: normaliseTopic(values.topic), consentRef: values['consent-ref'] ?? null, ...(values.today ? { today: values.today } : {}),
-    });
+      onProgress: (p) => progress.update(p.claims_judged, { total: p.claims_found > 0 ? p.claims_found : null, detail: `${p.stage}, ${p.documents.toLocaleString('en')} documents` }),
+    }).then(
+      (done) => (progress.finish({ detail: done.status }), done),
+      (err: unknown) => (progress.abandon(), Promise.reject(err)),
+    );
     if (r.status !== 'complete') code = 3;
     if (values.json) {
       process.stdout.write(jsonOutput(r));

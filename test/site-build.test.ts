@@ -94,7 +94,7 @@ describe('a full build', () => {
     const home = await get('/');
     expect(home.statusCode).toBe(200);
     expect(home.headers['content-type']).toMatch(/^text\/html/);
-    expect(home.headers['content-security-policy']).toBe("default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(home.headers['content-security-policy']).toBe("default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
     expect(home.body).toContain('Alder Water Company');
     const report = await get(`/reports/${first[0]!.reportId}/`);
     expect(report.statusCode).toBe(200);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { readCurrent } from '../core/site/layout.ts';
 import { bearer } from './helpers/app.ts';
 import { startLoggedTestApp, type CapturedLog } from './helpers/logged-app.ts';
 import type { TestApp } from './helpers/app.ts';
@@ -62,5 +64,28 @@ describe('ROLE=api with a DATA_DIR whose site no worker builds', () => {
     expect(home.body).toContain('Rowan Ferry Company');
     expect((await t.app.inject({ method: 'GET', url: `/v1/reports/${report.reportId}/html`, headers: key })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/no-such-page/' })).statusCode).toBe(404);
+  });
+});
+
+describe('a live site built by another version of the service', () => {
+  it('answers report pages and the search on demand with a 503 problem, never a 500, until it is rebuilt on this version', async () => {
+    const current = await readCurrent(t.config.siteDir);
+    expect(current).not.toBeNull();
+    const file = path.join(current!.dir, 'build.json');
+    const original = await readFile(file, 'utf8');
+    // The build an older version left: its components cannot render this version's page data.
+    await writeFile(file, JSON.stringify({ ...JSON.parse(original), site_version: 'an-older-version' }));
+    try {
+      for (const url of [`/v1/reports/${report.reportId}/html`, '/search?q=Rowan']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: url.startsWith('/v1') ? key : {} });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers['retry-after'], url).toBe('30');
+        expect(res.json(), url).toMatchObject({ status: 503, type: '/problems/unavailable' });
+        expect(res.json().detail, url).toMatch(/another version of the service/);
+      }
+    } finally {
+      await writeFile(file, original);
+    }
+    expect((await t.app.inject({ method: 'GET', url: `/v1/reports/${report.reportId}/html`, headers: key })).statusCode).toBe(200);
   });
 });

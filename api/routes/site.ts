@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { stat } from 'node:fs/promises';
@@ -6,7 +7,9 @@ import { NotFoundError, UnavailableError } from '../../core/errors.ts';
 import { ReportPathSchema } from '../../core/schemas/queries.ts';
 import { clientDir, publicRoot, readCurrent, siteLayout } from '../../core/site/layout.ts';
 import { common, reportPages } from '../../core/site/page-data.ts';
-import { rendererFor } from '../../core/site/renderer.ts';
+import { rendererFor, type Renderer } from '../../core/site/renderer.ts';
+import { siteVersion } from '../../core/site/version.ts';
+import type { BuildManifest } from '../../core/site/layout.ts';
 import { ProblemSchema } from '../../core/schemas/common.ts';
 import type { AppContext } from '../context.ts';
 import { defineRoute } from '../route.ts';
@@ -20,8 +23,9 @@ import { defineRoute } from '../route.ts';
  * standard never executes a script element whose type is not JavaScript, so
  * CSP has nothing to allow for them (no hash, no nonce) and crawlers read
  * them from the HTML. Styles come only from the site's own stylesheet files
- * (`style-src 'self'`, no inline styles). No frames, forms, plugins, fetches
- * or base changes.
+ * (`style-src 'self'`, no inline styles). No frames, plugins, fetches or
+ * base changes; forms may be sent only to the site itself (`form-action
+ * 'self'`: the header's search form, GET /search).
  */
 export const SITE_CSP = [
   "default-src 'none'",
@@ -29,7 +33,7 @@ export const SITE_CSP = [
   "style-src 'self'",
   "img-src 'self'",
   "base-uri 'none'",
-  "form-action 'none'",
+  "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -55,7 +59,12 @@ export function siteRoutes(ctx: AppContext) {
       auth: true,
       params: ReportPathSchema,
       responses: {
-        200: { description: 'The page (`text/html`).', contentType: 'text/html' },
+        200: {
+          description: 'The page (`text/html`).',
+          contentType: 'text/html',
+          schema: z.string().describe('An HTML document.'),
+          example: '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Valley District Council: reliability report</title></head><body><main><h1>Valley District Council</h1><p>machine-generated, unreviewed</p></main></body></html>\n',
+        },
         404: { description: 'No such report.', schema: ProblemSchema },
         503: { description: 'The site has not been built yet; retry after `retry_after` seconds. An API process (`ROLE=api`) whose `DATA_DIR/site` no worker builds says where the site is expected and how to share it.', schema: ProblemSchema },
       },
@@ -64,7 +73,7 @@ export function siteRoutes(ctx: AppContext) {
         if (!page) throw new NotFoundError(`No report ${params.report_id}. Report ids come from POST /v1/reports or a finished job.`);
         const current = await readCurrent(siteDir);
         if (!current) throw siteNotBuilt(ctx.config);
-        const html = await (await rendererFor(current.dir, current.manifest)).render(page);
+        const html = await (await liveRenderer(ctx.config, current)).render(page);
         reply.header('content-security-policy', SITE_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8');
         return html;
       },
@@ -88,6 +97,22 @@ export function siteNotBuilt(config: AppContext['config']): UnavailableError {
     ].join(' '), 30);
   }
   return new UnavailableError('unavailable', 'The static site is being built (the first build runs a few seconds after the service first starts); retry shortly.', 5);
+}
+
+/**
+ * The renderer of the live build, when this version of the service made it. A
+ * build made by other code (the version before an upgrade, or workers that
+ * still run it) has other page components, which cannot render this code's
+ * page data: the page waits for the full rebuild that a changed site version
+ * starts, with a 503, rather than failing.
+ */
+export async function liveRenderer(config: AppContext['config'], current: { dir: string; manifest: BuildManifest }): Promise<Renderer> {
+  if (current.manifest.site_version !== siteVersion()) {
+    throw new UnavailableError('unavailable', config.role === 'api'
+      ? 'The live site was built by another version of the service; the pages rendered on demand come back once the workers, on this version, have rebuilt it. Retry shortly.'
+      : 'The site is being rebuilt for this version of the service; retry shortly.', config.role === 'api' ? 30 : 5);
+  }
+  return rendererFor(current.dir, current.manifest);
 }
 
 /** Whether the live version exists; once it does it stays (builds swap it, never remove it), so a yes is remembered. */

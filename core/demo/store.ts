@@ -133,6 +133,12 @@ export async function staleStatements(db: Queryable, current: string, limit: num
   return rows;
 }
 
+/** How many demo claims staleStatements would give, in all: what judging them again has to do. */
+export async function countStaleStatements(db: Queryable, current: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM demo_claims WHERE statement IS NOT NULL AND method_version IS DISTINCT FROM $1', [current]);
+  return rows[0]!.n;
+}
+
 /** Stores a new machine verdict for a demo claim. */
 export async function storeRejudged(db: Queryable, claimId: string, claim: Record<string, unknown>, methodVersion: string): Promise<void> {
   await db.query('UPDATE demo_claims SET data = $2, method_version = $3, judged_at = now() WHERE claim_id = $1', [claimId, toJson(claim), methodVersion]);

@@ -4,6 +4,7 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PageData } from './page-data.ts';
+import type { RenderedPage } from './search-page.ts';
 import type { BuildManifest } from './layout.ts';
 
 /**
@@ -16,14 +17,16 @@ import type { BuildManifest } from './layout.ts';
  * page renders with data read from the build's snapshot. Same component, same
  * data: the same bytes (a test holds the two equal).
  *
- * Used by GET /v1/reports/{id}/html (a report's page the moment it is stored)
- * and by incremental builds (the few pages a new report changes). The bundle
- * is loaded once per site version and warmed by one render, so every chunk is
- * in memory before the build folder it came from can be pruned.
+ * Used by GET /v1/reports/{id}/html (a report's page the moment it is stored),
+ * by GET /search (the search page, core/site/search-page.ts, which no static
+ * build makes) and by incremental builds (the few pages a new report
+ * changes). The bundle is loaded once per site version and warmed by one
+ * render, so every chunk is in memory before the build folder it came from
+ * can be pruned.
  */
 
 type Handler = (req: IncomingMessage, res: unknown, next: () => void, locals: Record<string, unknown>) => Promise<void>;
-export type Renderer = { siteVersion: string; render(page: PageData): Promise<string> };
+export type Renderer = { siteVersion: string; render(page: RenderedPage): Promise<string> };
 
 /** A response object the adapter can write to, collecting the page. */
 class PageSink extends EventEmitter {
@@ -72,7 +75,7 @@ class PageSink extends EventEmitter {
   }
 }
 
-function renderWith(handler: Handler, page: PageData): Promise<string> {
+function renderWith(handler: Handler, page: RenderedPage): Promise<string> {
   const req = new IncomingMessage(new Socket());
   req.method = 'GET';
   req.url = '/live';
@@ -108,7 +111,7 @@ export function rendererFor(buildDir: string, manifest: Pick<BuildManifest, 'sit
       if (typeof mod.handler !== 'function') throw new Error(`${buildDir}/server/entry.mjs exports no middleware handler`);
       const handler = mod.handler;
       await renderWith(handler, WARM_UP);
-      return { siteVersion: manifest.site_version, render: (page: PageData) => renderWith(handler, page) };
+      return { siteVersion: manifest.site_version, render: (page: RenderedPage) => renderWith(handler, page) };
     })();
     loaded.set(manifest.site_version, r);
     r.catch(() => loaded.delete(manifest.site_version));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Queryable } from '../db/pool.ts';
 import type { ExportManifest } from './exports.ts';
 import {
-  browseLetters, browsePage, common, exportsPage, indexPage, loadSummaries, methodologyPages, reportPages, subjectPage,
+  browseEntries, browseKey, browsePageOf, common, cutPages, exportsPage, indexPage, letterIndex, loadSummaries, methodologyPages, reportPages, subjectPage,
   type KeyedView, type PageData,
 } from './page-data.ts';
 
@@ -12,6 +12,10 @@ import {
  * per page under `pages/`, and under `lists/` the keys of each keyed view. Report pages are made a batch at a time, so a
  * snapshot of any size is written in steady memory. The caller passes one
  * REPEATABLE READ transaction, so that every page sees the same moment.
+ *
+ * Browse pages are `pages/browse/<key>.json` (key `a`, `a/2`, …: browseKey),
+ * with each letter's index (`pages/browse/<letter>/pages.json`): the build
+ * keeps the folder as the page data its incremental builds start from.
  */
 
 export type SnapshotResult = {
@@ -21,6 +25,9 @@ export type SnapshotResult = {
 };
 
 const BATCH = 100;
+
+/** Where a browse letter's index (core/site/browse-pages.ts LetterIndex) is kept, under the browse pages' data. */
+export const letterIndexFile = (letter: string) => path.join(letter, 'pages.json');
 
 export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: string | null; exports: ExportManifest[] }): Promise<SnapshotResult> {
   const c = common();
@@ -46,11 +53,15 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
     await write(path.join('subject', `${id}.json`), p);
     lists.subject.push({ key: id });
   }
-  for (const letter of browseLetters(sum).keys()) {
-    const p = browsePage(sum, letter, c);
-    if (!p) continue;
-    await write(path.join('browse', `${letter}.json`), p);
-    lists.browse.push({ key: letter });
+  for (const [letter, entries] of browseEntries(sum)) {
+    await mkdir(path.join(dir, 'pages', 'browse', letter), { recursive: true });
+    const cut = cutPages(entries);
+    for (const [i, subjects] of cut.entries()) {
+      const key = browseKey(letter, i + 1);
+      await write(path.join('browse', `${key}.json`), browsePageOf(letter, i + 1, cut.length, subjects, c));
+      lists.browse.push({ key });
+    }
+    await writeFile(path.join(dir, 'pages', 'browse', letterIndexFile(letter)), JSON.stringify(letterIndex(letter, cut)));
   }
   await write('index.json', indexPage(sum, c, o.exports[0] ?? null));
   const method = await methodologyPages(db, c);

@@ -28,7 +28,7 @@ import { writeCrawlerFiles } from './sitemap.ts';
  * - Incremental: the changes since the live version (reports stored, remade
  *   or signed off; replies and reviews on published claims; a new
  *   measurement) are turned into the few pages they touch: each changed
- *   report's page, its subject's page, its browse letter, the index (and the
+ *   report's page, its subject's page, the browse page its subject is on, the index (and the
  *   measurement page); those are rendered with the live version's renderer,
  *   the same components Astro built it with, and published in place in the
  *   live folder (jobs/site/incremental.ts, jobs/site/journal.ts): the cost is
@@ -146,7 +146,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       }
       await linkIfThere(path.join(oldExports, 'latest.json'), path.join(clientDir(dir), 'exports', 'latest.json'));
     }
-    // The index's and browse letters' data, for the incremental builds to come (jobs/site/incremental.ts).
+    // The index's and browse pages' data (with each letter's index), for the incremental builds to come (jobs/site/incremental.ts).
     await mkdir(path.join(dir, DATA_DIR), { recursive: true });
     await rename(path.join(data, 'pages', 'index.json'), path.join(dir, DATA_DIR, 'index.json'));
     await rename(path.join(data, 'pages', 'browse'), path.join(dir, DATA_DIR, 'browse'));

@@ -65,7 +65,7 @@ async function hasReviewRecord(tx: Queryable): Promise<boolean> {
  * review, its lapse, a decision on a reply (core/reviews/record.ts says which
  * entries touch which pages). A sign-off or its withdrawal rewrites the
  * report's row, so it is among the changed reports already (with its
- * subject's page, browse letter and the index).
+ * subject's page, browse page and the index).
  */
 async function reviewedSince(tx: Queryable, since: string): Promise<string[]> {
   const { rows } = await tx.query<{ report_id: string }>(

@@ -5,10 +5,11 @@ import { latestWholeRecordSubjects } from '../../core/reports/repository.ts';
 import { readExportManifests } from '../../core/site/exports.ts';
 import { clientDir, newBuildId, readCurrent, type BuildManifest } from '../../core/site/layout.ts';
 import {
-  INDEX_LATEST, browsePage, common, indexPage, letterOf, loadSummaries, methodologyPages, pageFile, pagePath, pageRefOf, reportPages, subjectPage,
-  type BrowsePage, type IndexPage, type PageData, type Summaries,
+  INDEX_LATEST, common, indexPage, letterOf, loadSummaries, methodologyPages, pageFile, pagePath, pageRefOf, reportPages, subjectPage,
+  type BrowseEntry, type IndexPage, type PageData,
 } from '../../core/site/page-data.ts';
 import { rendererFor } from '../../core/site/renderer.ts';
+import { planLetter } from './browse.ts';
 import { changesSince } from './changes.ts';
 import { DATA_DIR, Journal } from './journal.ts';
 import { stageSitemapAdditions } from './sitemap.ts';
@@ -20,15 +21,17 @@ import { stageSitemapAdditions } from './sitemap.ts';
  * the whole site or the whole database:
  *
  * - a changed report: its page (from the database), its subject's page (that
- *   subject's reports), its browse letter (the letter's page data as the live
- *   version left it, with the changed subjects put in), and the index (its
+ *   subject's reports), the browse page its subject is on (jobs/site/browse.ts:
+ *   from the letter's page data as the live version left it, with the
+ *   changed subjects put in; the next pages when the cutting moves, the
+ *   whole letter when its number of pages changes), and the index (its
  *   counts and letters carried from the live version's, its newest reports
  *   read by a LIMIT query);
  * - a reply or review on a published claim: that report's page;
  * - a new measurement: the measurement page;
  * - the sitemap: its tail (jobs/site/sitemap.ts).
  *
- * The page data of the index and of each browse letter is kept beside the
+ * The page data of the index and of each browse page is kept beside the
  * pages (`data/`, not public), written by the full build and replaced by
  * each incremental one. Publishing one new report so costs its own pages,
  * whatever the number of reports (measured: scripts/bench-site.ts).
@@ -51,34 +54,17 @@ export type IncrementalPlan = {
 };
 
 const exists = (p: string) => lstat(p).then(() => true, () => false);
-const dataFile = (ref: { view: 'index' } | { view: 'browse'; key: string }) => (ref.view === 'index' ? `${DATA_DIR}/index.json` : `${DATA_DIR}/browse/${ref.key}.json`);
+const INDEX_DATA = `${DATA_DIR}/index.json`;
 
 async function readData<T>(dir: string, rel: string): Promise<T | null> {
   return readFile(path.join(dir, rel), 'utf8').then((t) => JSON.parse(t) as T, () => null);
-}
-
-/** A Summaries of a browse page's entries, as the live version published them (subjects and their headline reports). */
-function summariesOfBrowse(page: BrowsePage | null): Summaries {
-  const sum: Summaries = { subjects: new Map(), reports: [] };
-  for (const e of page?.subjects ?? []) {
-    sum.subjects.set(e.subject.subject_id, { ...e.subject, aliases: [] });
-    sum.reports.push(e.latest);
-  }
-  return sum;
-}
-
-/** The changed subjects' summaries put over the live ones (theirs replace what the live page had of them). */
-function merged(base: Summaries, changed: Summaries, ids: ReadonlySet<string>): Summaries {
-  const subjects = new Map([...base.subjects].filter(([id]) => !ids.has(id)));
-  for (const [id, s] of changed.subjects) if (ids.has(id)) subjects.set(id, s);
-  return { subjects, reports: [...changed.reports.filter((r) => ids.has(r.subject_id)), ...base.reports.filter((r) => !ids.has(r.subject_id))] };
 }
 
 /** What changed since the live version, as pages; null: nothing; 'full': only a full build can say. */
 export async function planIncremental(tx: PoolClient, o: SiteOptions, live: Live): Promise<IncrementalPlan | null | 'full'> {
   const m = live.manifest;
   if (!m.db_snapshot) return 'full';
-  const index = await readData<IndexPage>(live.dir, dataFile({ view: 'index' }));
+  const index = await readData<IndexPage>(live.dir, INDEX_DATA);
   if (!index) return 'full';
   const ch = await changesSince(tx, m.db_snapshot);
   if (ch.removed) return 'full';
@@ -102,7 +88,7 @@ export async function planIncremental(tx: PoolClient, o: SiteOptions, live: Live
     const sum = await loadSummaries(tx, { subjectIds: [...new Set([...subjectIds, ...latestIds])] });
     const counts = { ...index.counts, reports: index.counts.reports + added.length };
     const letters = new Map(index.letters.map((l) => [l.letter, l.count]));
-    const byLetter = new Map<string, string[]>();
+    const byLetter = new Map<string, BrowseEntry[]>();
     for (const s of subjectIds) {
       const page = subjectPage(sum, s, c);
       if (!page) continue;
@@ -112,26 +98,25 @@ export async function planIncremental(tx: PoolClient, o: SiteOptions, live: Live
         total++;
         addedPaths.push(page.path);
       }
-      const letter = letterOf(page.subject.name);
-      byLetter.set(letter, [...(byLetter.get(letter) ?? []), s]);
+      // Browsed by its headline: a subject with reports on single topics only has none, and no browse entry.
+      if (!page.latest) continue;
+      const { aliases: _a, ...subject } = page.subject;
+      const letter = letterOf(subject.name);
+      byLetter.set(letter, [...(byLetter.get(letter) ?? []), { subject, latest: page.latest }]);
     }
-    for (const [letter, ids] of byLetter) {
-      const before = await readData<BrowsePage>(live.dir, dataFile({ view: 'browse', key: letter }));
-      // None when the letter's only subjects have reports on single topics (no headline to browse by).
-      const browse = browsePage(merged(summariesOfBrowse(before), sum, new Set(ids)), letter, c);
-      if (!browse) continue;
-      pages.push(browse);
-      data.push([dataFile({ view: 'browse', key: letter }), browse]);
-      letters.set(letter, browse.subjects.length);
-      if (!before) {
-        total++;
-        addedPaths.push(browse.path);
-      }
+    for (const [letter, entries] of byLetter) {
+      const browse = await planLetter(live.dir, letter, entries, c);
+      if (browse === 'full') return 'full';
+      pages.push(...browse.pages);
+      data.push(...browse.data);
+      addedPaths.push(...browse.added_paths);
+      total += browse.added_paths.length;
+      letters.set(letter, browse.count);
     }
     const exports = await readExportManifests(path.join(client, 'exports'));
     const home = indexPage(sum, c, exports[0] ?? null, { counts, letters });
     pages.push(home);
-    data.push([dataFile({ view: 'index' }), home]);
+    data.push([INDEX_DATA, home]);
   }
   if (ch.measurementAt !== m.measurement_at) pages.push((await methodologyPages(tx, c))[1]);
   return { snapshot: ch.snapshot, pages, data, added_paths: addedPaths, added, measurement_at: ch.measurementAt, total };

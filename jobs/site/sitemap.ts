@@ -28,13 +28,18 @@ export function robotsTxt(siteUrl: string | null): string {
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const exists = (p: string) => access(p).then(() => true, () => false);
 
-/** Every public page of a built client folder, as site paths: the single pages, each report, subject and browse letter, and the newest export manifest. */
+/** Every public page of a built client folder, as site paths: the single pages, each report, subject and browse page, and the newest export manifest. */
 export async function sitePaths(client: string): Promise<string[]> {
   const out: string[] = [];
   for (const p of SINGLE_PAGES) if (await exists(path.join(client, p, 'index.html'))) out.push(p);
+  const folders = async (rel: string) =>
+    (await readdir(path.join(client, rel), { withFileTypes: true }).catch(() => [])).filter((n) => n.isDirectory()).map((n) => n.name).sort();
   for (const dir of KEYED_DIRS) {
-    const names = await readdir(path.join(client, dir), { withFileTypes: true }).catch(() => []);
-    for (const e of names.filter((n) => n.isDirectory()).map((n) => n.name).sort()) out.push(`/${dir}/${e}/`);
+    for (const e of await folders(dir)) {
+      out.push(`/${dir}/${e}/`);
+      // A browse letter's next pages: /browse/<letter>/<n>/, in page order.
+      if (dir === 'browse') for (const n of (await folders(`${dir}/${e}`)).sort((a, b) => Number(a) - Number(b))) out.push(`/${dir}/${e}/${n}/`);
+    }
   }
   // The nights' own files come and go with SITE_EXPORT_KEEP_DAYS (between builds); latest.json and the exports page stay.
   if (await exists(path.join(client, 'exports', 'latest.json'))) out.push('/exports/latest.json');

@@ -2,6 +2,6 @@
 declare const __SITE_DATA__: string;
 declare namespace App {
   interface Locals {
-    page?: import('../../core/site/page-data.ts').PageData;
+    page?: import('../../core/site/search-page.ts').RenderedPage;
   }
 }
