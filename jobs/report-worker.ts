@@ -1,4 +1,6 @@
 import type { PgBoss, JobWithMetadata } from 'pg-boss';
+import type { JudgedClaim } from '../core/research/claims.ts';
+import type { FoundClaim } from '../core/schemas/resources.ts';
 import { z } from 'zod';
 import type { Providers } from '../core/providers/types.ts';
 import type { Pool } from '../core/db/pool.ts';
@@ -21,6 +23,12 @@ import { requestSiteBuild } from './site-build.ts';
  */
 
 export const ReportJobPayload = z.object({ job_id: z.string().startsWith('job_') });
+
+/** A judged claim as an insufficient job shows it: no id (it is not stored) and the machine's label. */
+export function foundClaim(c: JudgedClaim): FoundClaim {
+  const { claim_id: _id, ...rest } = c;
+  return { ...rest, review_status: 'machine-generated, unreviewed' };
+}
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 
@@ -49,7 +57,8 @@ export async function runReportJob(pool: Pool, jobId: string, attempt: { retryCo
     const r = await makeReport(pool, subjectId, { depth: request.depth ?? 'quick', topic: request.topic ?? null, consentRef: request.consent_ref ?? null, jobId, onProgress: progress.update, ...(providers ? { providers } : {}) });
     await progress.flush();
     if (r.status === 'complete') await finishJob(pool, jobId, { status: 'complete', reportId: r.reportId });
-    else await finishJob(pool, jobId, { status: r.status, reason: r.reason });
+    // An insufficient job keeps what it found, so the reader sees the claims and why they are not enough.
+    else await finishJob(pool, jobId, { status: r.status, reason: r.reason, ...(r.status === 'insufficient' ? { results: r.claims.map(foundClaim) } : {}) });
     log?.info({ job: jobId, status: r.status }, 'report job ended');
   } catch (err) {
     await progress.flush();

@@ -60,6 +60,7 @@ export const LookupOutputSchema = z.object({
   html_url: stored.html_url.optional(),
   job_id: poll.job_id.optional().describe('The job making the report (pending), or the one that ended without one (insufficient, refused).'),
   reason: reason.optional(),
+  claims: poll.claims.describe('When insufficient after research: every claim the research found, each with its verdict and evidence, and no score.'),
   candidates: z.array(SubjectCandidateSchema).optional().describe('When ambiguous: the subjects the name matches.'),
   progress: poll.progress.describe('When pending and the research has begun: its stage and counts so far (as the job poll gives them).'),
 });

@@ -214,8 +214,9 @@ export function buildServer(rest: Rest, opts: ToolOptions): McpServer {
       if (ended?.status === 'insufficient' || ended?.status === 'refused') {
         const reason = ended.reason ?? 'no reason recorded';
         // The reason says why: too few resolved claims, a name that could not be identified, or the rule that refuses it.
-        const message = `No report on ${who}: ${ended.status}. ${reason}`;
-        return ok(LookupOutputSchema, { status: ended.status, job_id: jobId, reason, message }, message);
+        const found = ended.claims ? ` It found ${ended.claims.length} claim${ended.claims.length === 1 ? '' : 's'}, given in claims with their verdicts (no score).` : '';
+        const message = `No report on ${who}: ${ended.status}. ${reason}${found}`;
+        return ok(LookupOutputSchema, { status: ended.status, job_id: jobId, reason, message, ...(ended.claims ? { claims: ended.claims } : {}) }, message);
       }
       if (ended) return fail(`No report on ${who}: the job ${jobId} ended ${ended.status}. ${ended.reason ?? ''} Try again later.`);
       const message = `The report on ${who} is being made (job ${jobId}); new subjects take minutes.${progressWords(progress)} ${again}`;

@@ -27,7 +27,9 @@ export async function poll(db: Queryable, id: string, keyId: number, reports: St
       reason: job.reason,
       report_id: job.report_id,
       report: report?.report ?? null,
-      results: job.status === 'complete' ? job.results : null,
+      results: job.kind === 'check' && job.status === 'complete' ? job.results : null,
+      // An insufficient report job shows the claims it found and judged (none stored, no score).
+      ...(job.kind === 'report' && job.status === 'insufficient' && job.results ? { claims: job.results } : {}),
       // Only a running job says where it is: a queued or ended one has no stage.
       ...(job.status === 'running' && job.progress ? { progress: job.progress } : {}),
     };

@@ -177,6 +177,14 @@ export const CheckResultSchema = z
   .describe('One checked claim: its outcome with the reasoning and evidence. A check gives no score.')
   .meta({ id: 'CheckResult' });
 
+export const FoundClaimSchema = ClaimSchema.pick({
+  claim_type: true, topic: true, quote: true, quote_verified: true, said_on: true, source: true, resolution_criteria: true,
+  due: true, outcome: true, on_time: true, rationale: true, evidence: true, judges_disagree: true,
+})
+  .extend({ review_status: REVIEW })
+  .describe('A claim a report job found and judged, though too few of them were resolved to make a report: not stored, so it has no id (replies and labels do not take it) and counts towards no score.')
+  .meta({ id: 'FoundClaim' });
+
 /** The research stages a report job passes through, in order. */
 export const JOB_STAGES = ['identify', 'discover', 'extract', 'evidence', 'judge', 'score'] as const;
 
@@ -209,6 +217,10 @@ export const JobPollSchema = z
     report_id: z.string().nullable().describe('Once `complete`, for a report job: the stored report.'),
     report: ReportSchema.nullable().describe('Once `complete`, for a report job: the finished report.'),
     results: z.array(CheckResultSchema).nullable().describe('Once `complete`, for a check job: per-claim outcomes, in the order the claims stand in the text (or were sent); no score. Null otherwise.'),
+    claims: z
+      .array(FoundClaimSchema)
+      .optional()
+      .describe('Only when a report job ended `insufficient` after its research: every claim it found, each with its verdict and evidence, and no score (`reason` says how many were resolved and how many a report needs). Absent otherwise.'),
     progress: JobProgressSchema.optional().describe('Only while a report job is `running` and has begun its first stage: where it is and its counts so far. Absent otherwise (queued, ended, and check jobs).'),
   })
   .meta({ id: 'JobPoll' });
@@ -319,6 +331,7 @@ export const LabelQueueSchema = z
   .meta({ id: 'LabelQueue' });
 
 export type CheckResult = z.infer<typeof CheckResultSchema>;
+export type FoundClaim = z.infer<typeof FoundClaimSchema>;
 export type ClaimResponse = z.infer<typeof ClaimResponseSchema>;
 export type Label = z.infer<typeof LabelSchema>;
 export type LabelQueueItem = z.infer<typeof LabelQueueItemSchema>;
