@@ -10,7 +10,7 @@ import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types
 // numbers and verbs come from compromise; this module decides whose they are.
 
 type View = ReturnType<typeof nlp>;
-type TermJson = { text: string; normal: string; root?: string; tags: string[]; post?: string };
+type TermJson = { text: string; normal: string; root?: string; tags: string[]; pre?: string; post?: string };
 type How = ExtractedClaim['attribution'];
 
 /** Who said a stretch of text: the document's own voice, or someone it names. */
@@ -72,11 +72,41 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
   const speaks = verbs.some((t) => SPEECH_VERBS.has(t.root ?? t.normal)) || doc.has('according to');
   if (!speaks) return null;
   if (isSubject(context)) return { kind: 'named', isSubject: true };
-  if (!doc.has('#ProperNoun')) {
-    if (doc.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
-    if (doc.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };
+  // Who speaks is named next to the verb ("she said", "said Ada Finch", "the council said"), not by a
+  // place or body further on ("she said in an interview at the society's Wyvernbridge office").
+  const agent = speakerWords((doc.json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms));
+  const view = agent === null ? doc : parse(agent);
+  if (!view.has('#ProperNoun')) {
+    if (view.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
+    if (view.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };
   }
   return { kind: 'named', isSubject: false };
+}
+
+/**
+ * The words that name who speaks: those right before the speech verb (back to a comma or a closing
+ * quotation mark) or, when none, right after it up to a preposition or "that". Null when there is no
+ * speech verb to stand by (an "according to").
+ */
+function speakerWords(terms: readonly TermJson[]): string | null {
+  const at = terms.findIndex((t) => t.tags.includes('Verb') && SPEECH_VERBS.has(t.root ?? t.normal));
+  if (at < 0) return null;
+  const before: string[] = [];
+  for (let k = at - 1; k >= 0 && before.length < 5; k--) {
+    const t = terms[k]!;
+    if (/[,"“”]/.test(t.post ?? '') || t.tags.includes('Preposition')) break;
+    before.unshift(t.text);
+    if (/[,"“”]/.test(t.pre ?? '')) break;
+  }
+  if (before.some((w) => /\p{L}/u.test(w))) return before.join(' ');
+  const after: string[] = [];
+  for (let k = at + 1; k < terms.length && after.length < 5; k++) {
+    const t = terms[k]!;
+    if (t.tags.includes('Preposition') || t.normal === 'that') break;
+    after.push(t.text);
+    if (/[,.;:!?]/.test(t.post ?? '')) break;
+  }
+  return after.some((w) => /\p{L}/u.test(w)) ? after.join(' ') : null;
 }
 
 /**

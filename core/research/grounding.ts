@@ -101,6 +101,12 @@ export function quotesSubject(sentence: string, actors: Actors): boolean {
   const lower = sentence.toLowerCase();
   // "<speaker>'s statement that …", "the company's claim that …": its words, reported.
   if (named && /['’]s\s+(?:own\s+)?(?:statement|claim|assertion|announcement|pledge|promise|boast)\s+that\b/i.test(sentence)) return true;
+  // "a <speaker> editorial of 16 February stated that …", "<speaker> told investors in May that …": its words, reported, whatever stands between the name and the verb of speech.
+  for (const f of [...actors.speaker.map((x) => x.join(' ')), ...actors.surnames]) {
+    const name = f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = new RegExp(String.raw`\b${name}\b(?:['’]s)?(?:\s+[\p{L}\d,'’-]+){0,6}?\s+(?:has\s+|had\s+)?(?:stated|said|claimed|wrote|reported|told\s+[\p{L}-]+|promised|pledged|announced|asserted|boasted|insisted)\s+that\b`, 'u');
+    if (at.test(lower)) return true;
+  }
   const who = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the statement', 'the press release', 'the post', 'the company', 'the paper', 'the newspaper'];
   for (const w of who) {
     const i = lower.indexOf(w);
