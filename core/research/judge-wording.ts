@@ -64,7 +64,8 @@ export function verbUses(sentence: string): VerbUse[] {
       const p = terms[j];
       if (!p || /[,;:]/.test(p.post ?? '')) break;
       if (p.tags.includes('Negative') || NEGATORS.has(p.normal) || p.normal === 'no one') negative = true;
-      if (['will', 'shall', "won't", "'ll"].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
+      // A modal ("promised that every branch would open", "could open") speaks of the deed, and does not report it done.
+      if (['will', 'shall', "won't", "'ll", 'would', "wouldn't", 'could', 'might', 'may', 'should', 'must'].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
       if (p.normal === 'yet' && terms[j + 1]?.normal === 'to') negative = true;
       // "had planned to recruit", "received money to open": an intention, not the deed.
       if (j === i - 1 && p.normal === 'to') future = true;
@@ -205,7 +206,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
   if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');
-  if (WRONG.test(sentence)) {
+  // (A claim that itself owns to an error — "we got one figure wrong" — is not contradicted by a source that says the same.)
+  if (WRONG.test(sentence) && !WRONG.test(claim.quote)) {
     // A sentence that repeats the claim in order to call it wrong does not also confirm it.
     out.splice(0, out.length, ...out.filter((r) => r.signal !== 'support'));
     say('against', 'says it is wrong or not done');

@@ -131,7 +131,8 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
 }
 
 export function direction(text: string): 1 | -1 | 0 {
-  const s = words(text).map(stem);
+  // "More than 400", "fewer than 3,000", "up to 5%": a bound on a level, not a change of it.
+  const s = words(text.replace(/\b(?:more|less|fewer|higher|lower|greater)\s+than\b|\bup\s+to\b/gi, ' ')).map(stem);
   const up = s.some((x) => UP.has(x));
   const down = s.some((x) => DOWN.has(x));
   return up === down ? 0 : up ? 1 : -1;
