@@ -207,7 +207,11 @@ function attribute(text: string, isSubject: (t: string) => boolean, speakers: re
       if (quotes.length === 0) {
         const reported = reportedContext(sentence);
         const said: Speaker | null = reported === null ? null : speechIn(reported, isSubject, last);
-        if (said?.kind === 'named') last = said;
+        if (said?.kind === 'named') {
+          last = said;
+          // A quotation in the next paragraph with no tag of its own carries on the speaker just reported ("She said … ." then "'I can promise …'").
+          lastQuote = { speaker: said, para };
+        }
         // "Mayor Ada Finch disagreed. 'Bills will rise,' she said." – a pronoun points at the last person named.
         const person: string | null = said ? null : personIn(sentence, speakers);
         if (person) last = { kind: 'named', isSubject: isSubject(person) };
@@ -322,7 +326,7 @@ const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|sim
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
-const NEVER_RECORD = /\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
+const NEVER_RECORD = /\b(?:we|i)\s+(?:did|do|have|has|had)\s*(?:not|n['’]t)\s+[\p{L}]+\s+(?:a single|one single)\b|\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
 
 export function isOffer(sentence: string): boolean {
   const s = sentence.replace(/^[\s"“‘']+/, '');
