@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
-import { readCues } from './classify.ts';
+import { BEST_WAY, readCues } from './classify.ts';
 import { isOwnPublication } from './rules.ts';
 import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
@@ -322,7 +322,6 @@ const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]
 // county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
 // regulator cleared us").
 const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:over|in|during)\s+the\s+(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
-const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;

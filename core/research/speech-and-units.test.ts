@@ -71,3 +71,56 @@ describe('numbers that name, and units', () => {
     expect(matchScore(c!, e!, 'factual')).toBeGreaterThan(0);
   });
 });
+
+describe('carrying on a speaker, records and advice', () => {
+  it('gives an untagged quotation to the speaker reported in the paragraph before', () => {
+    const text = [
+      'Orla Penrith has run the society since 2021.',
+      'She said the society had opened four branches in 2023.',
+      '"I can promise members we will open two more branches in 2025."',
+    ].join('\n');
+    const quotes = extractClaims(article(text), person).map((c) => c.quote);
+    expect(quotes).toContain('I can promise members we will open two more branches in 2025.');
+  });
+
+  it('takes "we did not close a single branch" as a checkable record', () => {
+    const quotes = extractClaims(article('Orla Penrith: We did not close a single branch in the whole of 2024.'), person).map((c) => c.quote);
+    expect(quotes).toContain('We did not close a single branch in the whole of 2024.');
+  });
+
+  it('takes an order with a participle in it as advice, and a noun the tagger took for an order as a statement', async () => {
+    const { readCues } = await import('./classify.ts');
+    expect(readCues('Keep your curtains closed during the day, and open the windows in the evening.', []).guidance).toBe(true);
+    expect(readCues('Staff turnover in our stores fell to 38% last year.', []).guidance).toBe(false);
+    expect(readCues('Honestly, the best way to cool off is a swim in the reservoir.', []).guidance).toBe(true);
+  });
+});
+
+describe('words the wording judge no longer misreads', () => {
+  const body = { name: 'Tamsin Mutual', kind: 'organisation' as const, aliases: [], urls: ['https://tamsin.example'] };
+  const own = (text: string, published = '2024-03-01') => ({ url: 'https://tamsin.example/news', title: 'News', publisher: 'Tamsin Mutual', published, speakers: ['Tamsin Mutual'], text });
+  const item = (quote: string, published = '2025-02-01') => ({ url: `https://money-weekly.example/${published}`, publisher: 'Money Weekly', published, quote, independent_of_subject: true, relevance: 0.6 });
+  const judge = async (text: string, evidence: string, today = '2026-01-31') => {
+    const { candidateClaims } = await import('./criteria.ts');
+    const { judgeClaim } = await import('./judge.ts');
+    const [c] = candidateClaims(own(text), body);
+    if (!c) throw new Error(`no claim in "${text}"`);
+    return judgeClaim(c, [item(evidence)], today).outcome;
+  };
+
+  it('does not read a promise restated with "would" as the promise kept', async () => {
+    expect(await judge('We will open every one of our branches on Saturday mornings by the end of 2024.', 'Tamsin Mutual promised in 2023 that every one of its branches would open on Saturday mornings by the end of 2024.')).not.toBe('true');
+  });
+
+  it('reads a bound ("more than 400", "fewer than 3,000", "up to 5%") as no change, and a change beside it still as one', async () => {
+    const { direction } = await import('./quantities.ts');
+    expect(direction('The trust had restored more than 400 hectares of wetland')).toBe(0);
+    expect(direction('Fewer than 3,000 customers complained')).toBe(0);
+    expect(direction('Bills will rise by up to 5%')).toBe(1);
+    expect(direction('Complaints rose to more than 3,000')).toBe(1);
+  });
+
+  it('does not read a source calling an error wrong as contradicting a claim that owns to it', async () => {
+    expect(await judge('Tamsin Mutual got one figure wrong in its 2023 annual report, and corrected it within a month.', 'Tamsin Mutual accepted that one figure in its 2023 annual report was wrong.')).not.toBe('false');
+  });
+});
