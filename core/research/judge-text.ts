@@ -1,6 +1,4 @@
 import nlp from 'compromise';
-import { createRequire } from 'node:module';
-const porter2: (w: string) => string = createRequire(import.meta.url)('/tmp/stem/node_modules/wink-porter2-stemmer');
 import type { CandidateClaim } from './types.ts';
 
 // Plain reading of short texts shared by the evidence stage and the judges: words
@@ -46,7 +44,6 @@ export function stem(word: string): string {
   const irregular = IRREGULAR[w];
   if (irregular) w = irregular;
   if (w.length <= 3 || /\d/.test(w)) return w;
-  if (process.env.P2) { if (w.length >= 6 && /(?:ier|ider|oyer)$/.test(w)) w = w.slice(0, -2); return porter2(w); }
   if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (/(ss|sh|ch|x|zz)es$/.test(w)) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
