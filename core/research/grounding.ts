@@ -24,7 +24,7 @@ const NOT_NAMES = new Set([
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
 // A name that says it is a place: "Pendle Road", "Hallam Cross station", "Millbeck Park", "Kiln Lane".
 // Facilities a body builds or runs are things, not bodies: "the Riverside Stand", "the Harlow Cross Hub".
-const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction|Stand|Stadium|Ground|Hub|Plant|Depot|Store|Library|Pool|Line|Link|Tower|Building|Wing|Ward|Campus|Terminal|Reservoir|Works)$/;
+const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction|Stand|Stadium|Ground|Hub|Plant|Depot|Store|Library|Pool|Line|Link|Tower|Building|Wing|Ward|Campus|Terminal|Reservoir|Works|Centre|Center)$/;
 /** A name that says it is a place or a facility ("Pendle Road", "the Riverside Stand"). */
 export const isFacilityName = (name: string): boolean => PLACE_WORD.test(` ${name.trim()}`);
 const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;

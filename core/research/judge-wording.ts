@@ -1,7 +1,7 @@
 import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
-import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
+import { claimTerms, isContent, overlap, remember, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
 import { isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
@@ -256,7 +256,9 @@ const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['â€
 /** The claim's nouns (stems), less names and framing words: what a sentence must share to speak to it. */
 function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
   const out = new Set<string>();
-  for (const t of termsOf(quote)) {
+  // What the claim is about is in its main clause; a trailing gloss (", giving families a place to learn") is not.
+  const tail = TAIL.exec(quote);
+  for (const t of termsOf(tail ? quote.slice(0, tail.index) : quote)) {
     if (!t.tags.includes('Noun') || t.tags.some((g) => g === 'Pronoun' || g === 'ProperNoun' || g === 'Value' || g === 'Date')) continue;
     const w = t.normal.replace(/[^\p{L}'-]/gu, '');
     if (!isContent(w)) continue;

@@ -105,7 +105,7 @@ describe('words the wording judge no longer misreads', () => {
     const { judgeClaim } = await import('./judge.ts');
     const [c] = candidateClaims(own(text), body);
     if (!c) throw new Error(`no claim in "${text}"`);
-    return judgeClaim(c, [item(evidence)], today).outcome;
+    return judgeClaim(c, [item(evidence, today < '2025-02-01' ? '2024-09-10' : '2025-02-01')], today).outcome;
   };
 
   it('does not read a promise restated with "would" as the promise kept', async () => {
@@ -122,5 +122,9 @@ describe('words the wording judge no longer misreads', () => {
 
   it('does not read a source calling an error wrong as contradicting a claim that owns to it', async () => {
     expect(await judge('Tamsin Mutual got one figure wrong in its 2023 annual report, and corrected it within a month.', 'Tamsin Mutual accepted that one figure in its 2023 annual report was wrong.')).not.toBe('false');
+  });
+
+  it('reads a named centre as what a promise is about, and a trailing gloss as no part of it: kept late', async () => {
+    expect(await judge('The Kestle Heritage Centre will open its doors in spring 2024, giving families a place to learn about the canal.', 'The Kestle Heritage Centre opened its doors on Saturday, 7 September 2024, three months after the spring opening Tamsin Mutual had promised.', '2024-12-31')).toBe('true');
   });
 });
