@@ -80,7 +80,7 @@ const FRACTION_WORDS = Object.keys(FRACTIONS).sort((a, b) => b.length - a.length
 const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 const DIGIT_WORDS = 'zero|nought|one|two|three|four|five|six|seven|eight|nine';
 // "two point seven": a decimal said in words.
-const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
+const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:(?:[\s-]+|\s+and\s+(?<=(?:hundred|thousand)\s+and\s+))(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
@@ -90,7 +90,7 @@ const FIGURE = new RegExp(
     // 6 fraction words
     String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
     // 7 number words, 8 scale, 9 unit
-    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|hectares|acres|degrees|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|pounds|dollars|euros|pence|cents|hectares|acres|degrees|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
   ].join('|'),
   'giu',
 );
@@ -106,6 +106,7 @@ function wordNumber(s: string): number | null {
   let total = 0;
   let current = 0;
   for (const w of s.toLowerCase().split(/[\s-]+/)) {
+    if (w === 'and') continue; // "three hundred and fifty"
     const v = SMALL[w];
     if (v === undefined) return null;
     if (v === 100) current = (current || 1) * 100;
@@ -122,6 +123,7 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
   if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
   if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
+  if (/^(?:pounds?|dollars?|euros?)$/.test(u)) return { unit: 'money', factor: 1 };
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
   if (AREA[u] !== undefined) return { unit: 'area', factor: AREA[u]! };
   if (u.startsWith('°') || u.startsWith('degree')) return { unit: 'temperature', factor: 1 };
