@@ -25,16 +25,17 @@ import { parseArgs } from 'node:util';
 import { modelProviders, runEval, type EvalResult } from '../jobs/eval.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { figures, stageCounts, STAGES } from '../core/eval/measure.ts';
+import { confusionOf, wrongSide } from '../core/eval/confusion.ts';
 import { checkGold, goldPathFor, readGold, type PackIndex } from '../core/eval/gold.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
 import { Progress } from './progress.ts';
 
-const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--stages] [--json] [--verbose] [--explain WORDS] [--publish] [--model] [--quiet]';
+const USAGE = 'usage: npm run --silent eval -- [PACK.jsonl ...] [--part dev|heldout|all] [--check] [--stages] [--confusion] [--json] [--verbose] [--explain WORDS] [--publish] [--model] [--quiet]';
 
 let args;
 try {
-  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } } });
+  args = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, stages: { type: 'boolean', default: false }, confusion: { type: 'boolean', default: false }, part: { type: 'string', default: 'dev' }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false }, explain: { type: 'string' }, publish: { type: 'boolean', default: false }, model: { type: 'boolean', default: false }, quiet: { type: 'boolean', default: false } } });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
   process.exit(2);
@@ -132,6 +133,15 @@ function print(r: EvalResult) {
       out.push(`${stage.padEnd(26)}${Object.keys(r.byPart).map((part) => { const x = byPart[part]![stage]; return `${String(x.n).padStart(6)} (${String(x.type_wrong).padStart(2)} mistyped)`.padStart(22); }).join('')}`);
     }
   }
+  if (values.confusion) {
+    for (const part of Object.keys(r.byPart)) {
+      const c = confusionOf(r.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims));
+      const w = wrongSide(c.overall);
+      out.push('');
+      out.push(`judge confusion, ${part} (rows: gold true … false; columns: engine; as core/method/judge-error.ts records it): ${w.wrong} of ${w.of} on the wrong side`);
+      out.push(JSON.stringify(c));
+    }
+  }
   if (values.model) {
     out.push('');
     out.push('model calls                   calls  input tok  output tok   cost USD');
@@ -185,6 +195,7 @@ try {
       total: { figures: figures(result.total), counts: result.total },
       by_part: Object.fromEntries(Object.entries(result.byPart).map(([k, c]) => [k, { figures: figures(c), counts: c }])),
       phenomena: Object.fromEntries(result.phenomena),
+      ...(values.confusion ? { confusion: Object.fromEntries(Object.keys(result.byPart).map((part) => [part, confusionOf(result.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims))])) } : {}),
       ...(values.stages ? { stages: Object.fromEntries(Object.keys(result.byPart).map((part) => [part, stageCounts(result.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims))])) } : {}),
       ...(values.model ? { model_spend: { packs: Object.fromEntries(result.packs.map((p) => [`${p.part}/${p.name}`, p.spend])), total: result.spend } } : {}),
     }));

@@ -80,7 +80,8 @@ const REPORTED_FUTURE = /\b(?:said|added|told\s+\w+|insisted|argued|claimed|pred
 /** A sentence without the conjunction it opens with ("And put a smoke alarm in the kitchen"). */
 const withoutOpener = (text: string) => text.replace(/^\s*(?:and|so|but|also|then|plus)\s*,?\s+/i, '');
 // "Wiping mould off with bleach is the best way to get rid of it": advice in the words of a fact.
-const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
+/** "Is the best way to …", "the best way to cool off is …": advice, though it has no imperative. */
+export const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b|\bthe (?:best|safest|only|quickest|simplest|most effective) way to [^.;]{1,60}? is\b/i;
 const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.some((p) => doc.has(p));
 // A judgement rather than a fact: "too many", "too high for too long", "the worst I've seen", "believes"
 // (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
@@ -111,12 +112,30 @@ function isGuidance(doc: View): boolean {
   const opensImperative = doc.has('^please? #Imperative');
   // "Let me start with money", "Let's be clear": the speaker's own turn of phrase, not advice.
   if (doc.has('^let (me|us|\'s)') || /^\s*let(?:'s|’s|\s+(?:me|us))\b/i.test(doc.text())) return false;
-  if (hasAny(doc, M.imperative) && !hasAny(doc, opensImperative ? M.notImperative.slice(0, 1) : M.notImperative)) return true;
+  // (After an opening imperative, a participle is its complement — "Keep your curtains closed" — so only a modal or a copula
+  // says the opening word was not an order; a past tense right after it does — "Profits rose".)
+  if (hasAny(doc, M.imperative) && !hasAny(doc, opensImperative ? ['(#Modal|#Copula)'] : M.notImperative) && !(opensImperative && reportsPast(doc))) return true;
   for (const match of doc.match(M.modal).json() as Array<{ terms: TermJson[] }>) {
     const who = match.terms[0]?.normal ?? '';
     const verb = match.terms.at(-1);
     const lemma = verb?.root ?? verb?.normal ?? '';
     if (!ADDRESSEES_SELF.has(who) && !CHANGE_VERBS.has(lemma)) return true;
+  }
+  return false;
+}
+
+/**
+ * "Staff turnover in our stores fell", "Profits rose": the opening word is a noun the tagger took for an
+ * order, when a bare noun follows it (no pronoun, possessive or article, as in "Keep your curtains closed")
+ * and a past tense comes later in the same clause.
+ */
+function reportsPast(doc: View): boolean {
+  const terms = (doc.json() as Array<{ terms: Array<TermJson & { post?: string }> }>).flatMap((x) => x.terms).filter((t) => t.normal !== 'please');
+  const second = terms[1];
+  if (!second || !second.tags.includes('Noun') || second.tags.some((g) => g === 'Pronoun' || g === 'Possessive' || g === 'Determiner')) return false;
+  for (const t of terms.slice(1)) {
+    if (t.tags.includes('PastTense')) return true;
+    if (/[,;:]/.test(t.post ?? '')) return false;
   }
   return false;
 }

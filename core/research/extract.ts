@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { parse } from './parse.ts';
-import { readCues } from './classify.ts';
+import { BEST_WAY, readCues } from './classify.ts';
 import { isOwnPublication } from './rules.ts';
 import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
@@ -10,7 +10,7 @@ import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types
 // numbers and verbs come from compromise; this module decides whose they are.
 
 type View = ReturnType<typeof nlp>;
-type TermJson = { text: string; normal: string; root?: string; tags: string[]; post?: string };
+type TermJson = { text: string; normal: string; root?: string; tags: string[]; pre?: string; post?: string };
 type How = ExtractedClaim['attribution'];
 
 /** Who said a stretch of text: the document's own voice, or someone it names. */
@@ -72,11 +72,41 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
   const speaks = verbs.some((t) => SPEECH_VERBS.has(t.root ?? t.normal)) || doc.has('according to');
   if (!speaks) return null;
   if (isSubject(context)) return { kind: 'named', isSubject: true };
-  if (!doc.has('#ProperNoun')) {
-    if (doc.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
-    if (doc.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };
+  // Who speaks is named next to the verb ("she said", "said Ada Finch", "the council said"), not by a
+  // place or body further on ("she said in an interview at the society's Wyvernbridge office").
+  const agent = speakerWords((doc.json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms));
+  const view = agent === null ? doc : parse(agent);
+  if (!view.has('#ProperNoun')) {
+    if (view.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
+    if (view.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };
   }
   return { kind: 'named', isSubject: false };
+}
+
+/**
+ * The words that name who speaks: those right before the speech verb (back to a comma or a closing
+ * quotation mark) or, when none, right after it up to a preposition or "that". Null when there is no
+ * speech verb to stand by (an "according to").
+ */
+function speakerWords(terms: readonly TermJson[]): string | null {
+  const at = terms.findIndex((t) => t.tags.includes('Verb') && SPEECH_VERBS.has(t.root ?? t.normal));
+  if (at < 0) return null;
+  const before: string[] = [];
+  for (let k = at - 1; k >= 0 && before.length < 5; k--) {
+    const t = terms[k]!;
+    if (/[,"“”]/.test(t.post ?? '') || t.tags.includes('Preposition')) break;
+    before.unshift(t.text);
+    if (/[,"“”]/.test(t.pre ?? '')) break;
+  }
+  if (before.some((w) => /\p{L}/u.test(w))) return before.join(' ');
+  const after: string[] = [];
+  for (let k = at + 1; k < terms.length && after.length < 5; k++) {
+    const t = terms[k]!;
+    if (t.tags.includes('Preposition') || t.normal === 'that') break;
+    after.push(t.text);
+    if (/[,.;:!?]/.test(t.post ?? '')) break;
+  }
+  return after.some((w) => /\p{L}/u.test(w)) ? after.join(' ') : null;
 }
 
 /**
@@ -177,7 +207,11 @@ function attribute(text: string, isSubject: (t: string) => boolean, speakers: re
       if (quotes.length === 0) {
         const reported = reportedContext(sentence);
         const said: Speaker | null = reported === null ? null : speechIn(reported, isSubject, last);
-        if (said?.kind === 'named') last = said;
+        if (said?.kind === 'named') {
+          last = said;
+          // A quotation in the next paragraph with no tag of its own carries on the speaker just reported ("She said … ." then "'I can promise …'").
+          lastQuote = { speaker: said, para };
+        }
         // "Mayor Ada Finch disagreed. 'Bills will rise,' she said." – a pronoun points at the last person named.
         const person: string | null = said ? null : personIn(sentence, speakers);
         if (person) last = { kind: 'named', isSubject: isSubject(person) };
@@ -288,11 +322,10 @@ const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]
 // county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
 // regulator cleared us").
 const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:over|in|during)\s+the\s+(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
-const BEST_WAY = /\bis (?:the|by far the) (?:best|safest|only|right|quickest|simplest|most effective) way to\b/i;
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
-const NEVER_RECORD = /\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
+const NEVER_RECORD = /\b(?:we|i)\s+(?:did|do|have|has|had)\s*(?:not|n['’]t)\s+[\p{L}]+\s+(?:a single|one single)\b|\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
 
 export function isOffer(sentence: string): boolean {
   const s = sentence.replace(/^[\s"“‘']+/, '');

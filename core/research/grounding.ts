@@ -24,7 +24,7 @@ const NOT_NAMES = new Set([
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
 // A name that says it is a place: "Pendle Road", "Hallam Cross station", "Millbeck Park", "Kiln Lane".
 // Facilities a body builds or runs are things, not bodies: "the Riverside Stand", "the Harlow Cross Hub".
-const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction|Stand|Stadium|Ground|Hub|Plant|Depot|Store|Library|Pool|Line|Link|Tower|Building|Wing|Ward|Campus|Terminal|Reservoir|Works)$/;
+const PLACE_WORD = /\s(?:Road|Street|Lane|Avenue|Square|Cross|Park|Bridge|Way|Place|Hill|Green|Estate|Station|Wharf|Quay|Terrace|Gardens|Close|Drive|Circus|Junction|Stand|Stadium|Ground|Hub|Plant|Depot|Store|Library|Pool|Line|Link|Tower|Building|Wing|Ward|Campus|Terminal|Reservoir|Works|Centre|Center)$/;
 /** A name that says it is a place or a facility ("Pendle Road", "the Riverside Stand"). */
 export const isFacilityName = (name: string): boolean => PLACE_WORD.test(` ${name.trim()}`);
 const TITLES = /^(dr|doctor|prof|professor|mr|mrs|ms|miss|sir|dame|lord|lady|cllr|councillor|commissioner|chief|mayor)\.?\s+/i;
@@ -101,6 +101,12 @@ export function quotesSubject(sentence: string, actors: Actors): boolean {
   const lower = sentence.toLowerCase();
   // "<speaker>'s statement that …", "the company's claim that …": its words, reported.
   if (named && /['’]s\s+(?:own\s+)?(?:statement|claim|assertion|announcement|pledge|promise|boast)\s+that\b/i.test(sentence)) return true;
+  // "a <speaker> editorial of 16 February stated that …", "<speaker> told investors in May that …": its words, reported, whatever stands between the name and the verb of speech.
+  for (const f of [...actors.speaker.map((x) => x.join(' ')), ...actors.surnames]) {
+    const name = f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const at = new RegExp(String.raw`\b${name}\b(?:['’]s)?(?:\s+[\p{L}\d,'’-]+){0,6}?\s+(?:has\s+|had\s+)?(?:stated|said|claimed|wrote|reported|told\s+[\p{L}-]+|promised|pledged|announced|asserted|boasted|insisted)\s+that\b`, 'u');
+    if (at.test(lower)) return true;
+  }
   const who = [...actors.speaker.map((f) => f.join(' ')), ...actors.surnames, 'the article', 'the story', 'the statement', 'the press release', 'the post', 'the company', 'the paper', 'the newspaper'];
   for (const w of who) {
     const i = lower.indexOf(w);

@@ -1,4 +1,5 @@
 import { FIGURE_BANDS } from './criteria.ts';
+import { heldLevel } from './judge-hold.ts';
 import { readQuantities, type Reading } from './quantities.ts';
 import { partMeets } from './periods.ts';
 import { seriesFinding } from './judge-series.ts';
@@ -230,6 +231,8 @@ const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
+  // A level held to a date is the holds judge's: the held figure is no target to deliver.
+  if ((claim.claim_type === 'promise' || claim.claim_type === 'prediction') && heldLevel(claim.quote)) return { outcome: 'unresolvable', reason: 'The claim holds a level to a date; the holds judge reads it.', basis: [], applies: false };
   const claimed = checkedFigures(claim.quote, claim.claim_type).map((c) => (claim.claim_type === 'factual' ? datedByMonth(c, claim.quote, claim.said_on) : c));
   if (!claimed.some((c) => c.threshold !== null)) {
     const run = seriesFinding(input);

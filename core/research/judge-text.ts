@@ -124,8 +124,14 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
   // Numbers in words are figures, read as figures ("two in five", "nearly three million"), not words a passage
   // must share; a span of time that defines a measure ("within four hours") stays.
   const figureWords = new Set(words(claim.quote.replace(new RegExp(`\\b(?:${NUMBER_WORD})(?:[\\s-]+(?:${NUMBER_WORD}|in|of|and|point|zero|nought))*\\b(?!\\s+(?:hours?|days?|weeks?|months?|minutes?|years?)\\b)`, 'gi'), (m) => `\u0000${m}\u0000`).split('\u0000').filter((_, i) => i % 2 === 1).join(' ')));
-  for (const k of claim.keywords) if (!figureWords.has(k.toLowerCase())) add(k.toLowerCase(), 1);
-  for (const w of words(claim.quote)) if (!figureWords.has(w)) add(w, 1);
+  // A trailing clause that elaborates (", giving families a place to learn", ", with hot meals") weighs half: a
+  // source that reports the main clause bears on the claim though it says nothing of the gloss.
+  const tail = TAIL.exec(claim.quote);
+  const tailWords = new Set(tail ? words(claim.quote.slice(tail.index)) : []);
+  const mainWords = new Set(words(tail ? claim.quote.slice(0, tail.index) : claim.quote));
+  const mainStems = new Set([...mainWords].map(stem));
+  for (const k of claim.keywords) if (!figureWords.has(k.toLowerCase())) add(k.toLowerCase(), tail && !mainStems.has(stem(k)) ? 0.5 : 1);
+  for (const w of words(claim.quote)) if (!figureWords.has(w)) add(w, tailWords.has(w) && !mainWords.has(w) ? 0.5 : 1);
   const numbers = claim.figures.map((f) => f.text.match(/\d[\d,.]*\d|\d/)?.[0]).filter((n): n is string => !!n && !isYear(n));
   // A decimal said in words ("two point seven per cent") is looked for in digits.
   for (const m of claim.quote.matchAll(new RegExp(`\\b(?:${NUMBER_WORD})\\s+point(?:\\s+(?:zero|nought|one|two|three|four|five|six|seven|eight|nine))+\\b`, 'gi'))) {
@@ -138,6 +144,9 @@ export function claimTerms(claim: Pick<CandidateClaim, 'quote' | 'entities' | 'k
   const months = new Set(words(claim.quote).filter((w) => MONTHS.includes(w)));
   return { terms, names, years: yearsIn(claim.quote), numbers: [...new Set(numbers)], months };
 }
+
+/** An elaborating clause after a comma: a participle, "with", "which", "so that". */
+export const TAIL = /,\s+(?:giving|allowing|helping|making|bringing|offering|providing|letting|meaning|creating|with|which|so that|so)\b/i;
 
 /** Words of change up or down, one family for relevance. */
 const CHANGE = new Set('rise increase grow climb jump surge fall drop decline decrease reduce shrink slip slump halve double'.split(' ').map((w) => stem(w)));

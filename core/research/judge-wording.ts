@@ -1,7 +1,7 @@
 import { parse } from './parse.ts';
 import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
-import { claimTerms, isContent, overlap, remember, stem, words, type ClaimTerms } from './judge-text.ts';
+import { claimTerms, isContent, overlap, remember, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
 import { isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
@@ -64,7 +64,8 @@ export function verbUses(sentence: string): VerbUse[] {
       const p = terms[j];
       if (!p || /[,;:]/.test(p.post ?? '')) break;
       if (p.tags.includes('Negative') || NEGATORS.has(p.normal) || p.normal === 'no one') negative = true;
-      if (['will', 'shall', "won't", "'ll"].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
+      // A modal ("promised that every branch would open", "could open") speaks of the deed, and does not report it done.
+      if (['will', 'shall', "won't", "'ll", 'would', "wouldn't", 'could', 'might', 'may', 'should', 'must'].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
       if (p.normal === 'yet' && terms[j + 1]?.normal === 'to') negative = true;
       // "had planned to recruit", "received money to open": an intention, not the deed.
       if (j === i - 1 && p.normal === 'to') future = true;
@@ -205,7 +206,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
   if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');
-  if (WRONG.test(sentence)) {
+  // (A claim that itself owns to an error — "we got one figure wrong" — is not contradicted by a source that says the same.)
+  if (WRONG.test(sentence) && !WRONG.test(claim.quote)) {
     // A sentence that repeats the claim in order to call it wrong does not also confirm it.
     out.splice(0, out.length, ...out.filter((r) => r.signal !== 'support'));
     say('against', 'says it is wrong or not done');
@@ -254,7 +256,9 @@ const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['�
 /** The claim's nouns (stems), less names and framing words: what a sentence must share to speak to it. */
 function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
   const out = new Set<string>();
-  for (const t of termsOf(quote)) {
+  // What the claim is about is in its main clause; a trailing gloss (", giving families a place to learn") is not.
+  const tail = TAIL.exec(quote);
+  for (const t of termsOf(tail ? quote.slice(0, tail.index) : quote)) {
     if (!t.tags.includes('Noun') || t.tags.some((g) => g === 'Pronoun' || g === 'ProperNoun' || g === 'Value' || g === 'Date')) continue;
     const w = t.normal.replace(/[^\p{L}'-]/gu, '');
     if (!isContent(w)) continue;

@@ -3,6 +3,7 @@ import { figuresJudge } from './judge-figures.ts';
 import { addDays, fragment, isAuthority, onTime, sentenceSpans } from './judge-text.ts';
 import { wordingJudge } from './judge-wording.ts';
 import { rankJudge } from './judge-rank.ts';
+import { holdJudge } from './judge-hold.ts';
 import type { CandidateClaim, EvidenceItem, JudgeOpinion, Verdict } from './types.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import type { Actors } from './grounding.ts';
@@ -49,6 +50,7 @@ const JUDGES: ReadonlyArray<{ name: string; read: (input: JudgeInput) => Finding
   { name: 'figures', read: figuresJudge },
   { name: 'wording', read: wordingJudge },
   { name: 'ranks', read: rankJudge },
+  { name: 'holds', read: holdJudge },
 ];
 
 /** The fixed test a claim is judged by: an outlook (guidance that forecasts a figure) is judged as a forecast is. */

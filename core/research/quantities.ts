@@ -14,7 +14,7 @@ import { changeYears, partOfYear } from './periods.ts';
 // ("742 of its 1,150 overflows": 1,150 is the denominator). Years, days of the
 // month and ordinals ("22nd") are not figures.
 
-export type Unit = 'percent' | 'points' | 'money' | 'count' | 'length' | 'duration';
+export type Unit = 'percent' | 'points' | 'money' | 'count' | 'length' | 'duration' | 'area' | 'temperature';
 
 export type Reading = {
   text: string;
@@ -63,6 +63,8 @@ const FRACTIONS: Record<string, number> = {
 };
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12 };
 const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
+/** Areas in square metres. */
+const AREA: Record<string, number> = { hectare: 1e4, hectares: 1e4, ha: 1e4, acre: 4046.8564224, acres: 4046.8564224, 'km²': 1e6, 'sq km': 1e6, 'square km': 1e6, 'square kilometre': 1e6, 'square kilometres': 1e6, 'square kilometer': 1e6, 'square kilometers': 1e6, 'square mile': 2_589_988.11, 'square miles': 2_589_988.11, 'sq miles': 2_589_988.11 };
 const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
@@ -78,17 +80,17 @@ const FRACTION_WORDS = Object.keys(FRACTIONS).sort((a, b) => b.length - a.length
 const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 const DIGIT_WORDS = 'zero|nought|one|two|three|four|five|six|seven|eight|nine';
 // "two point seven": a decimal said in words.
-const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:[\s-]+(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
+const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:(?:[\s-]+|\s+and\s+(?<=(?:hundred|thousand)\s+and\s+))(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit
-    String.raw`(?<![\p{L}\p{N}.,]|\d:)([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|seconds?\b|secs\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
+    String.raw`(?<![\p{L}\p{N}.,]|\d:)([£$€])?\s?(${NUM})(?:\s?(thousand|million|billion|trillion|bn|mn|tn|m|k|b)\b)?(?:\s?(%|per\s?cent\b|percent\b|percentage\s+points?\b|pp\b|points?\b|p\b|pence\b|cents?\b|km²|(?:sq|square)\s+(?:km|kilomet(?:re|er)s?|miles?)\b|hectares?\b|ha\b|acres?\b|°\s?C\b|degrees?(?:\s+(?:celsius|centigrade))?(?:\s?C\b)?|km\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|miles?\b|seconds?\b|secs\b|minutes?\b|mins\b|hours?\b|hrs\b|(?:working\s+|business\s+|calendar\s+)?days?\b|weeks?\b|months?\b|years?\b))?(?![\p{L}]|\.\d)`,
     // 5 share: "one in five", "nine in ten", "1 in 4"
     String.raw`\b((?:${NUMBER_WORDS}|\d+)\s+(?:[\p{L}-]+\s+)?in\s+(?:every\s+)?(?:${NUMBER_WORDS}|\d+))\b`,
     // 6 fraction words
     String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
     // 7 number words, 8 scale, 9 unit
-    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|pounds|dollars|euros|pence|cents|hectares|acres|degrees|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
   ].join('|'),
   'giu',
 );
@@ -104,6 +106,7 @@ function wordNumber(s: string): number | null {
   let total = 0;
   let current = 0;
   for (const w of s.toLowerCase().split(/[\s-]+/)) {
+    if (w === 'and') continue; // "three hundred and fifty"
     const v = SMALL[w];
     if (v === undefined) return null;
     if (v === 100) current = (current || 1) * 100;
@@ -120,14 +123,18 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
   if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
   if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
+  if (/^(?:pounds?|dollars?|euros?)$/.test(u)) return { unit: 'money', factor: 1 };
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
+  if (AREA[u] !== undefined) return { unit: 'area', factor: AREA[u]! };
+  if (u.startsWith('°') || u.startsWith('degree')) return { unit: 'temperature', factor: 1 };
   const t = u.replace(/^(working|business|calendar)\s+/, '');
   if (TIME[t] !== undefined) return { unit: 'duration', factor: TIME[t]! };
   return { unit: 'count', factor: 1 };
 }
 
 export function direction(text: string): 1 | -1 | 0 {
-  const s = words(text).map(stem);
+  // "More than 400", "fewer than 3,000", "up to 5%": a bound on a level, not a change of it.
+  const s = words(text.replace(/\b(?:more|less|fewer|higher|lower|greater)\s+than\b|\bup\s+to\b/gi, ' ')).map(stem);
   const up = s.some((x) => UP.has(x));
   const down = s.some((x) => DOWN.has(x));
   return up === down ? 0 : up ? 1 : -1;
@@ -176,6 +183,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       // A label's number ("Scope 1 and 2", "Category 1", "Route 40"): a capitalised word just before a bare whole number.
       if (bare && !/[.,]/.test(m[2]) && (/\b\p{Lu}[\p{L}]+\s$/u.test(before) && !/\b(?:In|By|On|At|From|To|Since|Until|Of|About|Around|Over|Under|Nearly|Almost|Some|Just|Only|The|And|Than|With|For)\s$/.test(before)
         || /\b\p{Lu}[\p{L}]+\s\d+\s(?:and|or|&)\s$/u.test(before))) continue;
+      // A number that names a grade, level or route, or is a number to call ("grade 4 or above", "band D", "ring 101"), counts nothing.
+      if (bare && !/[.,]/.test(m[2]) && /\b(?:grades?|levels?|bands?|stages?|tiers?|categor(?:y|ies)|class|routes?|junctions?|platforms?|gates?|wards?|steps?|phases?|zones?|versions?|call|calling|ring|ringing|dial|dialling|dialing|phone|text|texting)\s$/i.test(before)) continue;
       // "the 10-minute standard", "a four-hour target", "the 18-week rule": a measure's name, not a figure.
       if (bare && /^-(?:second|minute|hour|day|week|month|year|mile|metre|kilometre)\b/i.test(after)) continue;
       if (bare && /^\s*:\s*\d/.test(after)) {
