@@ -149,7 +149,7 @@ describe('robots.txt and sitemap.xml', () => {
 
 describe('the API, negotiated', () => {
   it('a claims-list JSON page comes back as br or gzip, the same bytes once decoded, with Vary', async () => {
-    const { out, raw } = await negotiated(`/v1/subjects/${reports[0]!.subjectId}/claims?limit=50`, key);
+    const { out, raw } = await negotiated(`/v1/subjects/${reports[0]!.subjectId}/claims?page_size=50`, key);
     expect(raw.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(raw.body).claims.length).toBeGreaterThan(0);
     sizes.claims_json = out;
