@@ -3,14 +3,15 @@ import { ClaimTypeSchema, OutcomeSchema, LabelVerdictSchema, TopicSchema } from 
 import { CaveatSchema, FeaturedClaimSchema, HeadlineScoreSchema, ScoreEntrySchema } from '../method/score.ts';
 import { JobStatusSchema, PagingSchema, RESPONSES_INLINE, SubjectKindSchema } from './common.ts';
 import { MeasurementSchema } from './demo.ts';
+// The labels' schemas live in labels.ts; they are re-exported here, where every reader has found them.
+export * from './labels.ts';
+import { EvidenceSchema, REVIEW } from './evidence.ts';
+export { EvidenceSchema, REVIEW };
 import { ClaimMachineVerdictSchema, ClaimReviewStateSchema, REPLY_STATUSES, ReplyDecisionSchema, ReportReviewSummarySchema, ReviewStatusSchema } from './review-state.ts';
 export { DemoSchema, MeasurementSchema } from './demo.ts';
 
 /** The service's resources as they go out. Response schemas strip anything unlisted. */
 
-const REVIEW = z
-  .string()
-  .describe('`machine-generated, unreviewed` until a person has reviewed it. Show it beside any verdict or score.');
 
 export const SubjectSchema = z
   .object({
@@ -63,16 +64,6 @@ export const ResolveCandidateSchema = z
 export const ResolveResponseSchema = z
   .object({ candidates: z.array(ResolveCandidateSchema) })
   .meta({ id: 'ResolveResponse' });
-
-export const EvidenceSchema = z
-  .object({
-    url: z.string().describe('Where the evidence was found (http or https).'),
-    publisher: z.string().nullable(),
-    published: z.string().nullable().describe('Date of publication, YYYY-MM-DD.'),
-    quote: z.string().describe('The passage that bears on the claim, verbatim.'),
-    independent_of_subject: z.boolean().describe('False when the subject published it or it sits on one of the subject\'s own sites.'),
-  })
-  .meta({ id: 'Evidence' });
 
 export const ClaimResponseSchema = z
   .object({
@@ -254,87 +245,9 @@ export const ResponseAckSchema = z
   .describe('The reply is stored; it shows at once in the claim\'s `responses` (e.g. GET /v1/subjects/{subject_id}/claims) as a ClaimResponse.')
   .meta({ id: 'ResponseAck' });
 
-export const LabelSchema = z
-  .object({
-    claim_id: z.string(),
-    subject_id: z.string().describe('The subject whose claim it is.'),
-    verdict: LabelVerdictSchema,
-    on_time: z.boolean().nullable(),
-    note: z.string().nullable(),
-    reviewer: z.string().nullable(),
-    labelled_at: z.string().describe('ISO 8601 timestamp of the latest verdict (a replacement moves it).'),
-  })
-  .describe('A verdict recorded with one key on one claim.')
-  .meta({ id: 'Label' });
-
-const MachineVerdictSchema = z
-  .object({
-    outcome: OutcomeSchema,
-    rationale: z.string(),
-    judges_disagree: z.boolean().describe('True when the machine\'s judges differed.'),
-    review_status: REVIEW,
-  })
-  .describe('The machine\'s verdict on the claim.')
-  .meta({ id: 'MachineVerdict' });
-
-export const LabelAckSchema = z
-  .object({
-    label: LabelSchema,
-    replaced: z.boolean().describe('True when this verdict replaced the caller\'s earlier one on the same claim.'),
-    machine: MachineVerdictSchema,
-    published: z
-      .object({
-        outcome: OutcomeSchema.nullable().describe('The publisher\'s rating on the service\'s scale; null where it has no place on it.'),
-        publisher_rating: z.string().describe('The rating as the publisher published it.'),
-        dataset: z.string().describe('The demo set it comes from.'),
-      })
-      .nullable()
-      .describe('For demo subjects: the outcome published by others; null otherwise.'),
-  })
-  .describe('The label is stored. Now that the caller has given a verdict, the machine\'s (and, for demo claims, the published one) is revealed.')
-  .meta({ id: 'LabelAck' });
-
-export const LabelListSchema = z
-  .object({
-    labels: z.array(LabelSchema).describe('One page of the labels made with the caller\'s key, oldest first.'),
-    paging: PagingSchema.describe('Paging over the caller\'s labels (on the one subject, with `subject_id`).'),
-  })
-  .meta({ id: 'LabelList' });
-
-const SourceSchema = z.object({ url: z.string(), title: z.string().nullable(), outlet: z.string().nullable(), published: z.string().nullable() });
-
-export const LabelQueueItemSchema = z
-  .object({
-    claim_id: z.string(),
-    claim_type: ClaimTypeSchema,
-    quote: z.string(),
-    said_on: z.string().nullable(),
-    source: SourceSchema,
-    resolution_criteria: z.string().describe('The fixed test, written before the evidence was looked at: label by it.'),
-    evidence: z
-      .array(EvidenceSchema)
-      .describe('The passages the evidence stage found, in its order (independent sources first, then by how closely they match the claim\'s words): chosen before the judges read them, so they say nothing of the verdict. With no evidence, a claim can hardly be resolved; that much shows.'),
-    labelled: z.boolean().describe('Whether the caller has labelled this claim.'),
-    label: LabelSchema.nullable().describe('The caller\'s own label, once given; null before.'),
-    machine: MachineVerdictSchema.nullable().describe('Withheld (null) until the caller has labelled the claim.'),
-  })
-  .meta({ id: 'LabelQueueItem' });
-
-export const LabelQueueSchema = z
-  .object({
-    subject_id: z.string(),
-    report_id: z.string().nullable().describe('The report whose claims are listed; null when the subject has only demo claims, or none.'),
-    claims: z.array(LabelQueueItemSchema).describe('One page of the subject\'s researched claims: those of its latest report, then its demo claims.'),
-    labelled: z.number().int().describe('How many of the queue\'s claims (on every page) the caller has labelled.'),
-    paging: PagingSchema.describe('Paging over the queue\'s claims.'),
-  })
-  .meta({ id: 'LabelQueue' });
-
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 export type FoundClaim = z.infer<typeof FoundClaimSchema>;
 export type ClaimResponse = z.infer<typeof ClaimResponseSchema>;
-export type Label = z.infer<typeof LabelSchema>;
-export type LabelQueueItem = z.infer<typeof LabelQueueItemSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
