@@ -39,8 +39,7 @@ const SUBJECTS = 1000;
 
 type Expectation =
   | { cell: Cell; status: 'within' }
-  | { cell: Cell; status: 'wide'; cap: number; why: string }
-  | { cell: Cell; status: 'narrow'; floor: number; why: string };
+  | { cell: Cell; status: 'wide'; cap: number; why: string };
 
 // Two to ten sources of five claims cannot say whether claims from one source
 // move together a little (ICC 0.1) or a lot (0.3); the method assumes 0.3 until
@@ -54,17 +53,14 @@ const SOURCES = 'two to ten sources cannot tell ICC 0.1 from 0.3; the method ass
 // outcomes): graded credits that vary little are taken to vary more than they do.
 const FEW_GRADED = 'ten graded credits: the prior\'s true/false claim widens their spread, so the range is on the wide side';
 
-// The judge error measured on unseen text (core/method/judge-error.ts) has few
-// verdicts of a false claim (18): the simulation draws each subject's confusion
-// row by row from Dirichlet(counts), so a subject's judges read its false
-// claims far more variously than the method's one straight line through all
-// the rows allows. With 50 mostly-false or half-false claims the range is then
-// a little too narrow; the method would need the rows' own uncertainty (a
-// line per row), which is left to a later version and disclosed in the
-// methodology ("How honest the range is").
-const FEW_FALSE = 'few false verdicts in the measured confusion: one line through its rows understates how variously judges read a subject\'s false claims';
-const LINE_WIDE = 'ten claims at p = 0.8: the line\'s own uncertainty, spread over nine points, widens the range on the side the judges under-credit';
-const narrow = (scenario: Scenario, p: number, n: number, floor: number, why: string): Expectation => ({ cell: { scenario, p, n }, status: 'narrow', floor, why });
+// The judge error measured on unseen text (core/method/judge-error.ts) rests
+// on few verdicts of a false claim (18). The simulation draws each subject's
+// confusion row by row from Dirichlet(counts), so a subject's judges may read
+// its false claims as variously as 18 verdicts allow; the method carries that
+// (the line's uncertainty is at least that of its end rows), which is right for
+// true/false verdicts and more than graded ones need, whose middle rows pin the
+// line down better: their ranges are on the wide side, never too narrow.
+const END_ROWS = 'the line through the judges\' confusion is taken as uncertain as its end rows, few verdicts of false claims among them: wide for graded verdicts, right for true/false ones';
 const within = (scenario: Scenario, p: number, n: number): Expectation => ({ cell: { scenario, p, n }, status: 'within' });
 const wide = (scenario: Scenario, p: number, n: number, cap: number, why: string): Expectation => ({ cell: { scenario, p, n }, status: 'wide', cap, why });
 
@@ -83,15 +79,15 @@ const WIDE: readonly Expectation[] = [
   wide(S.gradedClustered, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClusteredJudgeError, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClusteredJudgeError, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.judgeError, 0.8, 10, 90, LINE_WIDE),
-  wide(S.gradedJudgeError, 0.8, 10, 88, LINE_WIDE),
-];
-const NARROW: readonly Expectation[] = [
-  narrow(S.judgeError, 0.2, 50, 69, FEW_FALSE),
-  narrow(S.judgeError, 0.5, 50, 72, FEW_FALSE),
+  wide(S.judgeError, 0.8, 10, 91, END_ROWS),
+  wide(S.gradedJudgeError, 0.8, 10, 90, END_ROWS),
+  wide(S.gradedJudgeError, 0.2, 50, 92, END_ROWS),
+  wide(S.gradedJudgeError, 0.5, 50, 89, END_ROWS),
+  wide(S.gradedClusteredJudgeError, 0.2, 50, 90, END_ROWS),
+  wide(S.gradedClusteredJudgeError, 0.5, 50, 89, END_ROWS),
 ];
 const label = ({ scenario, p, n }: Cell) => `${scenario.name} p=${p} n=${n}`;
-const isWide = new Set([...WIDE, ...NARROW].map((e) => label(e.cell)));
+const isWide = new Set(WIDE.map((e) => label(e.cell)));
 
 const CI_GRID: readonly Expectation[] = [
   ...Object.values(S).flatMap((scenario) =>
@@ -103,7 +99,6 @@ const CI_GRID: readonly Expectation[] = [
     ),
   ),
   ...WIDE,
-  ...NARROW,
 ];
 
 const rows = runCalibration({ grid: CI_GRID.map((e) => e.cell), subjects: SUBJECTS, seed: DEFAULT_SEED });
@@ -130,12 +125,6 @@ describe('calibration of interval_80 on the CI grid (issue #17)', () => {
     expect(got, `${label(e.cell)} covers ${got}%: ${e.why}`).toBeLessThanOrEqual(e.cap);
   });
 
-  it.each(NARROW.map((e) => ({ name: label(e.cell), e })))('$name: too narrow, as disclosed, by no more than declared, and never too wide', ({ e }) => {
-    if (e.status !== 'narrow') throw new Error('unreachable');
-    const got = percent(rowOf.get(e)!);
-    expect(got, `${label(e.cell)} covers ${got}%: ${e.why}`).toBeGreaterThanOrEqual(e.floor);
-    expect(got).toBeLessThanOrEqual(85);
-  });
 });
 
 // Beyond the grid, near the ends of the scale: the range may be wide there

@@ -114,7 +114,8 @@ export type JudgeError = {
   /**
    * The straight line through the confusion: the mean credit of a machine
    * verdict given the gold credit, fitted by least squares to every pair, with
-   * the (heteroscedasticity-robust) standard errors and covariance of its two
+   * standard errors and covariance of its two (the larger, at mid-scale, of the
+   * robust least-squares ones and those of its end rows; see judgeErrorOf)
    * coefficients.
    */
   readonly line: { readonly intercept: number; readonly slope: number; readonly se: readonly [number, number]; readonly covariance: number };
@@ -179,9 +180,34 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
   const i01 = -mx / sxx;
   const i11 = 1 / sxx;
   const hc1 = n / (n - 2);
-  const varIntercept = hc1 * (i00 * i00 * m00 + 2 * i00 * i01 * m01 + i01 * i01 * m11);
-  const covariance = hc1 * (i00 * i01 * m00 + (i00 * i11 + i01 * i01) * m01 + i01 * i11 * m11);
-  const varSlope = hc1 * (i01 * i01 * m00 + 2 * i01 * i11 * m01 + i11 * i11 * m11);
+  const sandwich = {
+    a: hc1 * (i00 * i00 * m00 + 2 * i00 * i01 * m01 + i01 * i01 * m11),
+    ab: hc1 * (i00 * i01 * m00 + (i00 * i11 + i01 * i01) * m01 + i01 * i11 * m11),
+    b: hc1 * (i01 * i01 * m00 + 2 * i01 * i11 * m01 + i11 * i11 * m11),
+  };
+  // The rows at the line's ends: how judges read claims that failed fixes
+  // where it starts, and claims that held where it ends, and each row is
+  // known only as well as its own verdicts tell (a Dirichlet posterior over
+  // its outcomes: the variance of its mean credit is the row's spread over
+  // its count plus one). A line through five rows is surer than any one row,
+  // but a subject's judges may read its false claims as any row of so few
+  // verdicts allows; the range must carry that, so the larger uncertainty of
+  // the two, at the middle of the scale, is taken.
+  const rowVar = (g: number) => {
+    const row = counts[g]!;
+    const total = row.reduce((s, c) => s + c, 0);
+    if (total === 0) return 0;
+    const m = row.reduce((s, c, e) => s + c * credit[e]!, 0) / total;
+    const m2 = row.reduce((s, c, e) => s + c * credit[e]! ** 2, 0) / total;
+    return (m2 - m * m) / (total + 1);
+  };
+  const [top, bottom] = [rowVar(0), rowVar(k - 1)];
+  const ends = { a: bottom, ab: -bottom, b: top + bottom };
+  const atMiddle = (c: { a: number; ab: number; b: number }) => c.a + c.ab + 0.25 * c.b;
+  const chosen = atMiddle(ends) > atMiddle(sandwich) ? ends : sandwich;
+  const varIntercept = chosen.a;
+  const covariance = chosen.ab;
+  const varSlope = chosen.b;
   // Gauss–Hermite with three points a dimension (offsets 0, ±√3; weights 2/3,
   // 1/6), mapped through the Cholesky factor of the coefficients' covariance.
   const l11 = Math.sqrt(varIntercept);

@@ -37,7 +37,8 @@ describe('posterior: one type', () => {
     for (const m of [0.35, 0.5, 0.7]) {
       const n = 4000;
       const { mean } = posterior([machine(m * n, (1 - m) * n)]).overall;
-      expect(mean).toBeCloseTo((m - intercept) / slope, 2);
+      // (About: the nine points along the line's uncertainty are averaged, which moves the mean a little.)
+      expect(Math.abs(mean - (m - intercept) / slope)).toBeLessThan(0.01);
     }
   });
 
