@@ -25,7 +25,8 @@ import { parseArgs } from 'node:util';
 import { modelProviders, runEval, type EvalResult } from '../jobs/eval.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { figures, stageCounts, STAGES } from '../core/eval/measure.ts';
-import { confusionOf, wrongSide } from '../core/eval/confusion.ts';
+import { confusionOf } from '../core/eval/confusion.ts';
+import { wrongSideOf } from '../core/method/judge-error.ts';
 import { checkGold, goldPathFor, readGold, type PackIndex } from '../core/eval/gold.ts';
 import { REPO_ROOT } from '../core/method/version.ts';
 import { jsonOutput } from '../core/snake-keys.ts';
@@ -136,9 +137,9 @@ function print(r: EvalResult) {
   if (values.confusion) {
     for (const part of Object.keys(r.byPart)) {
       const c = confusionOf(r.packs.filter((p) => p.part === part).flatMap((p) => p.measure.claims));
-      const w = wrongSide(c.overall);
+      const w = wrongSideOf(c.overall);
       out.push('');
-      out.push(`judge confusion, ${part} (rows: gold true … false; columns: engine; as core/method/judge-error.ts records it): ${w.wrong} of ${w.of} on the wrong side`);
+      out.push(`judge confusion, ${part} (rows: gold true … false; columns: engine; as core/method/judge-error.ts records it): ${w.wrong} of ${w.resolved} on the wrong side`);
       out.push(JSON.stringify(c));
     }
   }

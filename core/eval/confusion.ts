@@ -1,5 +1,5 @@
 import { CLAIM_TYPES, RESOLVED_OUTCOMES, isResolved, type ClaimType, type ResolvedOutcome } from '../method/outcomes.ts';
-import type { ConfusionCounts, MeasuredConfusion } from '../method/judge-error.ts';
+import type { MeasuredConfusion } from '../method/judge-error.ts';
 import type { ClaimResult } from './measure.ts';
 
 /**
@@ -27,13 +27,4 @@ export function confusionOf(claims: readonly ClaimResult[]): Confusion {
     }
   }
   return { overall, by_type: byType };
-}
-
-/** Verdicts on the wrong side (`true`/`mostly_true`; `mixed`; `mostly_false`/`false`), unsettled ones included, of all resolved verdicts counted. */
-export function wrongSide(m: MeasuredConfusion): { wrong: number; of: number } {
-  const side = (i: number) => Math.sign(i - 2);
-  let wrong = m.unsettled;
-  let of = m.unsettled;
-  (m.counts as ConfusionCounts).forEach((row, i) => row.forEach((n, j) => { of += n; if (side(i) !== side(j)) wrong += n; }));
-  return { wrong, of };
 }

@@ -126,6 +126,21 @@ export type JudgeError = {
 const sideOf = (i: number) => (i < 2 ? 0 : i === 2 ? 1 : 2);
 const credit = RESOLVED_OUTCOMES.map((o) => CREDITS[o]);
 
+/**
+ * Verdicts on the wrong side (`true`/`mostly_true`; `mixed`; `mostly_false`/`false`)
+ * of all resolved ones, an `unsettled` one counted wrong: the `wrong/res` of
+ * `npm run eval`, and of its --confusion counts (core/eval/confusion.ts).
+ */
+export function wrongSideOf({ counts, unsettled }: MeasuredConfusion): JudgeError['wrongSide'] {
+  let wrong = unsettled;
+  let resolved = unsettled;
+  counts.forEach((row, g) => row.forEach((c, e) => {
+    resolved += c;
+    if (sideOf(g) !== sideOf(e)) wrong += c;
+  }));
+  return { wrong, resolved, rate: resolved > 0 ? wrong / resolved : 0 };
+}
+
 function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): JudgeError {
   const { counts, unsettled } = measured;
   const k = RESOLVED_OUTCOMES.length;
@@ -133,14 +148,12 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
     throw new RangeError(`a confusion needs ${k} rows of ${k} whole counts`);
   }
   let n = 0;
-  let wrong = unsettled;
   let sx = 0;
   let sy = 0;
   for (let g = 0; g < k; g++) {
     for (let e = 0; e < k; e++) {
       const c = counts[g]![e]!;
       n += c;
-      if (sideOf(g) !== sideOf(e)) wrong += c;
       sx += c * credit[g]!;
       sy += c * credit[e]!;
     }
@@ -229,7 +242,7 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
   return Object.freeze({
     basis,
     measured,
-    wrongSide: { wrong, resolved: n + unsettled, rate: wrong / (n + unsettled) },
+    wrongSide: wrongSideOf(measured),
     line: { intercept, slope, se: [Math.sqrt(varIntercept), Math.sqrt(varSlope)] as const, covariance },
     nodes: Object.freeze(nodes.map((x) => Object.freeze(x))),
   });

@@ -1,6 +1,6 @@
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import { readQuantities, type Reading } from './quantities.ts';
-import { dateEnds } from './judge-text.ts';
+import { dateEnds, MONTHS } from './judge-text.ts';
 
 // The holds judge (methodology, "Holds"): a promise or forecast that a level
 // stays where it is until a date ("we will keep the adult single fare at £2
@@ -15,7 +15,6 @@ const UNTIL = /\b(?:until|till|through|throughout|for the whole of|for all of|fo
 const CHANGE = /\b(?:went up|goes up|go up|rose|rises|risen|increased|increases|raised|went down|fell|cut|reduced|lowered|changed)\b/i;
 const UNCHANGED = /\b(?:still|stayed|remained|unchanged|held|frozen|kept|did not change|has not changed|had not changed)\b/i;
 const NEGATED_CHANGE = /\b(?:not|never|no)\b[^.;]{0,20}\b(?:went up|go up|rise|rose|increase|increased|change|changed)\b|\bn['’]t\s+(?:go up|rise|increase|change)\b/i;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** The level a claim says will hold, or null when the claim is not a hold. */
 export function heldLevel(quote: string): Reading | null {

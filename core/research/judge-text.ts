@@ -16,7 +16,7 @@ const STOP = new Set(
     'without within around upon toward towards behind beyond below above nearly almost roughly approximately never ever')
     .split(' '),
 );
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 // Irregular forms the suffix rules cannot reach.
 const IRREGULAR: Record<string, string> = {
   stood: 'stand', rose: 'rise', risen: 'rise', fell: 'fall', fallen: 'fall', grew: 'grow', grown: 'grow', spent: 'spend', held: 'hold', met: 'meet',
