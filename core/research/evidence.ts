@@ -209,7 +209,9 @@ export function tableHeader(text: string, at: number): string | undefined {
   // A note just above the table that gives its scale ("Figures are millions of passenger journeys.",
   // "All figures in £m") applies to every cell, as a scale in the heading would: it is carried into the heading.
   const note = lines.at(-1) ?? '';
-  const scale = header && note.length <= 120 && /\b(?:figures?|values?|numbers?|amounts?|data)\b/i.test(note) ? /\b(billions?|millions?|thousands?)\b|([£$€])\s?(m|bn)\b/i.exec(note) : null;
+  // (So does a caption that introduces the table, "Average weekly reach, 2024 (millions of viewers):".)
+  const caption = /:\s*$/.test(note) || /\((?:[^()]*\b(?:billions?|millions?|thousands?)\b[^()]*|[£$€]\s?(?:m|bn))\)/i.test(note);
+  const scale = header && note.length <= 160 && (caption || /\b(?:figures?|values?|numbers?|amounts?|data)\b/i.test(note)) ? /\b(billions?|millions?|thousands?)\b|([£$€])\s?(m|bn)\b/i.exec(note) : null;
   if (header && scale) {
     const cells = header.split('|');
     const word = scale[1] ? scale[1].toLowerCase().replace(/s$/, '') : scale[3]!.toLowerCase() === 'bn' ? 'billion' : 'million';

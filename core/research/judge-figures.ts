@@ -1,6 +1,10 @@
 import { FIGURE_BANDS } from './criteria.ts';
 import { heldLevel } from './judge-hold.ts';
 import { readQuantities, type Reading } from './quantities.ts';
+import { contentStems as contentStemsOf, monthsIn, stem, words } from './judge-text.ts';
+import { direction as directionOf } from './quantities.ts';
+import { namesIn } from './grounding.ts';
+import { changeYears, partOfYear } from './periods.ts';
 import { partMeets } from './periods.ts';
 import { seriesFinding } from './judge-series.ts';
 import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
@@ -224,6 +228,42 @@ export function checkedFigures(quote: string, type: ClaimType): Reading[] {
   return read;
 }
 
+/**
+ * Figures a statement of fact implies without writing one, read by the figures judge alone when the claim
+ * states none: a direction of change, and "most" as a share.
+ */
+function impliedFigures(quote: string, type: ClaimType): Reading[] {
+  // "Phosphate levels fell in 2024", "our average response time has not gone up": a change with no figure is a
+  // bound on the change at nought (fell: below it; did not rise: at or below it), which a source's change answers.
+  const moved = type === 'factual' && !SERIES.test(quote) && !SOME_PERIOD.test(quote) ? MOVED.exec(quote) : null;
+  // (Two things said to move together, "print sales and web audience both grew", are two claims.)
+  if (moved && /\b(?:both|and)\b/i.test(quote.slice(0, moved.index))) return [];
+  if (moved) {
+    const up = /^(?:rose|risen|rise|rises|rising|increased|grew|grown|went\s+up|gone\s+up|(?:is|are|was|were)\s+up)$/i.test(moved[2]!);
+    const negated = !!moved[1];
+    const threshold: Reading['threshold'] = up !== negated ? 'above' : 'below';
+    const names = new Set(namesIn(quote).flatMap((n) => words(n.text)).map(stem));
+    const context = new Set([...contentStemsOf(quote)].filter((w) => !names.has(w) && directionOf(w) === 0));
+    const years = changeYears('change', quote, quote);
+    return [{ text: moved[0].trim(), at: moved.index, value: 0, low: 0, high: 0, unit: 'percent', kind: 'change', threshold, inclusive: negated, nearly: false, target: false, forecast: false, negated: false, duration: false, denominator: false, toLevel: null, head: null, counted: new Set(), context, years, months: monthsIn(quote), part: partOfYear(quote) }];
+  }
+  // "Most accidental house fires start in the kitchen", "the majority of pupils": more than half of them.
+  const most = MOST.exec(quote);
+  if (type === 'factual' && most) {
+    const [half] = readQuantities('more than 50%');
+    const all = readQuantities(quote);
+    if (half) return [{ ...half, text: most[0].trim(), at: most.index, context: all[0]?.context ?? contentStemsOf(quote), head: null, counted: new Set(), years: all[0]?.years ?? new Set(), months: all[0]?.months ?? new Set(), part: all[0]?.part ?? null }];
+  }
+  return [];
+}
+
+// "in a single quarter", "in any year": a claim about each period of a run, read as a series.
+const SOME_PERIOD = /\b(?:a\s+single|any|each|every)\s+(?:year|quarter|month|week|season|day)\b/i;
+// A verb of change, with a negation before it ("has not gone up", "did not rise").
+const MOVED = /\b(?:(not|never|n['’]t)\s+(?:\w+\s+)?)?(rose|risen|rise|rises|rising|increased|grew|grown|went\s+up|gone\s+up|(?:is|are|was|were)\s+up|fell|fallen|falls|falling|dropped|declined|decreased|shrank|shrunk|went\s+down|gone\s+down|(?:is|are|was|were)\s+down)\b/i;
+// "most" as a share (not "the most", "its most"): before a plural noun phrase of up to three words.
+const MOST = /(?<!\b(?:the|a|an|our|its|their|his|her|my|your)\s)\b(?:most|the\s+majority)\s+(?:of\s+(?:the|our|its|their|these|those)\s+)?(?:[\p{L}-]+\s+){0,2}[\p{L}-]+s\b/iu;
+
 const UNIVERSAL = /\b(every|all)\s+(?!year|quarter|month|week|day|season|time)(?:\d[\d,]*\s+)?(?:of\s+(?:our|its|their|the)\s+)?[a-z]/i;
 /** "every year since 2020", "each quarter": a claim about each period in a run of them. */
 const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\b|\bin each of the\b/i;
@@ -233,7 +273,8 @@ export function figuresJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
   // A level held to a date is the holds judge's: the held figure is no target to deliver.
   if ((claim.claim_type === 'promise' || claim.claim_type === 'prediction') && heldLevel(claim.quote)) return { outcome: 'unresolvable', reason: 'The claim holds a level to a date; the holds judge reads it.', basis: [], applies: false };
-  const claimed = checkedFigures(claim.quote, claim.claim_type).map((c) => (claim.claim_type === 'factual' ? datedByMonth(c, claim.quote, claim.said_on) : c));
+  const stated = checkedFigures(claim.quote, claim.claim_type);
+  const claimed = (stated.length ? stated : impliedFigures(claim.quote, claim.claim_type)).map((c) => (claim.claim_type === 'factual' ? datedByMonth(c, claim.quote, claim.said_on) : c));
   if (!claimed.some((c) => c.threshold !== null)) {
     const run = seriesFinding(input);
     if (run) return run;

@@ -3,7 +3,7 @@ import { checkedFigures, direction, readFigures } from './judge-figures.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
-import { isFacilityName, namesIn } from './grounding.ts';
+import { BODY_NOUNS, isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import type { Outcome } from '../method/outcomes.ts';
 
@@ -29,6 +29,9 @@ const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (
 const NOT_RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,40}\bsince\s+(?:(?:19|20)\d\d|records)\b(?!\s+began)|\b(?:second|third|fourth)[\s-]+${SUPERLATIVE}\b`, 'i');
 const EVERY_PERIOD = /\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month|week|season)\b|\bin each of the\b/i;
 const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
+const ANY_PERIOD = /\b(?:a\s+single|any)\s+(?:year|quarter|month|week|season|day)\b/i;
+// "most of the institute's forecasts", "the majority of pupils": a share of many, which one case reported in words does not confirm.
+const SHARE_OF = /\b(?:most|the\s+majority|many|nearly\s+all|almost\s+all|the\s+bulk)\s+(?:of\s+)?(?:the|our|its|their|these|those)?\s*(?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+s\b/iu;
 const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
 const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
 // A source that could not confirm a claim neither confirms nor contradicts it.
@@ -169,7 +172,9 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const none = NONE_EXISTS.exec(claim.quote.replace(BOUNDS, ' '));
   // (A promise or forecast that there will be none is answered the same way once it has been reported.)
   if (none && (claim.claim_type === 'factual' || claim.claim_type === 'promise' || claim.claim_type === 'prediction')) {
-    const thing = words(none[1]!).map(stem).filter((w) => nouns.has(w));
+    // (What there was none of is its nouns; a noun the tagger reads as a verb, "finding", is taken as written.)
+    const named = words(none[1]!).map(stem);
+    const thing = named.some((w) => nouns.has(w)) ? named.filter((w) => nouns.has(w)) : named.filter((w) => isContent(w));
     if (thing.length && thing.every((w) => sentenceStems.has(w)) && !/\b(no|not|never|none|without)\b|n['’]t\b/i.test(sentence) && !WRONG.test(sentence)) {
       say('against', `reports ${none[1]!.trim()} where the claim says there was none`);
       return out;
@@ -201,7 +206,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
-    else if (!differ && figuresStated && speakerNamed && enough) say('support', forward ? 'reports it done' : 'confirms it in the same words');
+    else if (!differ && figuresStated && speakerNamed && enough && !(claim.claim_type === 'factual' && SHARE_OF.test(claim.quote))) say('support', forward ? 'reports it done' : 'confirms it in the same words');
   }
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
@@ -218,13 +223,14 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const ds = directionOf(sentence, sharedNouns);
   if (dc !== 0 && ds !== 0) {
     if (dc !== ds) say('against', `reports a ${ds > 0 ? 'rise' : 'fall'} where the claim has ${claimNegative ? 'none' : `a ${dc > 0 ? 'rise' : 'fall'}`}`);
-    else if (claimed.length === 0 && claimNegative && sharedNouns.length === nouns.size && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
+    // (One change the claim's way does not confirm that none went the other way "in any quarter".)
+    else if (claimed.length === 0 && claimNegative && sharedNouns.length === nouns.size && !EVERY_PERIOD.test(claim.quote) && !ANY_PERIOD.test(claim.quote) && !out.some((r) => r.signal === 'against')) say('support', `reports a ${ds > 0 ? 'rise' : 'fall'}, as the claim says`);
   }
   return out;
 }
 
 // "not a single finding", "no compulsory redundancies", "not one … had closed", "never had a …".
-const NONE_EXISTS = /\b(?:not\s+(?:a\s+single|one|any)|no(?!\s+(?:more|less|fewer|higher|lower|later|earlier)\b)|never\s+(?:had|seen|recorded|made)\s+(?:a|an|any))\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:of|in|on|at|from|since|during|this|last|for|against|to|by|had|has|have|was|were)\b|[,.;]|$)/i;
+const NONE_EXISTS = /\b(?:(?:not|never)\s+(?:(?:had|seen|recorded|made|received|suffered|faced)\s+)?(?:a\s+single|one|any)|no(?!\s+(?:more|less|fewer|higher|lower|later|earlier)\b)|never\s+(?:had|seen|recorded|made|received|suffered|faced)\s+(?:a|an))\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:of|in|on|at|from|since|during|this|last|for|against|to|by|had|has|have|was|were)\b|[,.;]|$)/i;
 
 /** The noun a claim says rose or fell ("Complaints from passengers fell", "Bus cancellations did not rise"), and which way. */
 function movedNoun(quote: string): { noun: string; dir: 1 | -1 } | null {
@@ -253,12 +259,20 @@ const NEGATED_PREDICATE = /\b(?:not|never|no longer|none of|not one|no one|nobod
 // "did not rise", "not one … had closed", "no … since", "never": the claim denies something.
 const NEGATIVE_CLAIM = /\b(not|never|no|none|nobody|neither|nor|without)\b|n['’]t\b/i;
 
+const SPEAKERS_BODY = new RegExp(`(?:^|\\b(?:said|says|added|stated|confirmed|insisted|promised|explained|announced)\\s+(?:that\\s+)?)(?:the|its|our)\\s+(${BODY_NOUNS})\\b`, 'i');
+
 /** The claim's nouns (stems), less names and framing words: what a sentence must share to speak to it. */
 function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
   const out = new Set<string>();
   // What the claim is about is in its main clause; a trailing gloss (", giving families a place to learn") is not.
   const tail = TAIL.exec(quote);
+  // The speaker's own body named as the doer ("she said the service would open a new station") is who, not what.
+  const doer = SPEAKERS_BODY.exec(quote)?.[1];
   for (const t of termsOf(tail ? quote.slice(0, tail.index) : quote)) {
+    if (doer && t.normal === doer.toLowerCase()) continue;
+    // Part of a compound modifier ("a full-time station", "long-term plan") names no thing of its own.
+    const bare = t.text.replace(/[^\p{L}]/gu, '');
+    if (bare && new RegExp(`[\\p{L}]-${bare}\\b|\\b${bare}-[\\p{L}]`, 'iu').test(quote)) continue;
     if (!t.tags.includes('Noun') || t.tags.some((g) => g === 'Pronoun' || g === 'ProperNoun' || g === 'Value' || g === 'Date')) continue;
     const w = t.normal.replace(/[^\p{L}'-]/gu, '');
     if (!isContent(w)) continue;
@@ -271,15 +285,18 @@ function claimNouns(quote: string, ct: ClaimTerms): Set<string> {
   return out;
 }
 
-/** The direction a sentence reports for one of the given nouns: a rise or fall word within four words of it. */
+/**
+ * The direction a sentence reports for one of the given nouns: a rise or fall word up to four words before it
+ * or six after ("phosphate in the lower Merrow rose 6%"). A direction word that qualifies a name ("the lower
+ * Merrow", "Upper Fenwick") names a place, and says nothing of a change.
+ */
 function directionOf(sentence: string, nouns: readonly string[]): 1 | -1 | 0 {
-  const ws = words(sentence);
-  const st = ws.map(stem);
+  const raw = sentence.match(/[\p{L}\p{N}]+(?:['’.,][\p{L}\p{N}]+)*/gu) ?? [];
   let dir: 1 | -1 | 0 = 0;
-  st.forEach((w, i) => {
-    if (!nouns.includes(w)) return;
-    const near = ws.slice(Math.max(0, i - 4), i + 5).join(' ');
-    const d = direction(near);
+  raw.forEach((w, i) => {
+    if (!nouns.includes(stem(w.toLowerCase()))) return;
+    const near = raw.slice(Math.max(0, i - 4), i + 7).filter((x, k, all) => !(direction(x) !== 0 && /^\p{Lu}/u.test(all[k + 1] ?? '')));
+    const d = direction(near.join(' '));
     if (d !== 0) dir = d;
   });
   return dir;

@@ -140,6 +140,12 @@ export function direction(text: string): 1 | -1 | 0 {
   return up === down ? 0 : up ? 1 : -1;
 }
 
+const CHANGE_MODIFIERS = new Set(['the', 'a', 'an', 'further', 'another', 'additional', 'extra', 'maximum', 'full', 'estimated', 'between', 'total', 'average', 'record']);
+// A figure followed by a noun of change, with at most one word between ("a 12% rise", "a 3% real-terms cut").
+const CHANGE_NOUN = /^\s*(?:[\p{L}-]+\s+)?(?:rise|rises|increase|increases|fall|falls|drop|drops|decline|declines|decrease|decreases|reduction|reductions|cut|cuts|hike|hikes|jump|uplift)\b/iu;
+// A noun of change, then a verb of being, then the figure ("the rise was", "reduction in risk is", "increase will be no higher than").
+const COPULA_CHANGE = /\b(rise|increase|fall|drop|decline|decrease|reduction|cut|hike|jump|uplift)s?\b[^,;:]{0,40}?\b(?:is|was|were|are|will\s+be|would\s+be|has\s+been|had\s+been|came\s+to|amounted\s+to|totalled|totaled)\b(?:\s+(?:no|not)\s+(?:more|higher|greater|less|lower)\s+than|\s+(?:at\s+least|at\s+most|about|around|just|only|nearly|almost|over|under|below|above))?\s*$/i;
+
 /** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
 export const NEARLY = 0.95;
 
@@ -273,10 +279,17 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const clauseDir = direction(sentence.slice(clauseStart + 1, at));
     const nextDir = direction(nextWords.slice(0, 1).join(' '));
     let sign = 0;
-    if ((p1 === 'by' || p1 === 'of') && clauseDir !== 0) sign = clauseDir;
+    // "by the maximum 4.99%", "by between 10% and 14%", "by a further 3%": the change's "by" a word or two back.
+    const byAt = lead.slice(-3).lastIndexOf('by');
+    const byBefore = byAt >= 0 && lead.slice(-3).slice(byAt + 1).every((w) => CHANGE_MODIFIERS.has(w));
+    if ((p1 === 'by' || p1 === 'of' || byBefore) && clauseDir !== 0) sign = clauseDir;
     else if (/^(?:make|makes|made|making|take|takes|took|taking|account|accounts|accounted|add|adds|added) up$/.test(p2)) sign = 0; // "made up 41%": a share, not a rise
     else if (UP.has(stem(p1)) || DOWN.has(stem(p1))) sign = UP.has(stem(p1)) && !['top', 'tops', 'topping', 'exceed', 'exceeds', 'exceeded', 'exceeding'].includes(p1) ? 1 : DOWN.has(stem(p1)) ? -1 : 0;
     else if (nextDir !== 0 && /^\s*(up|down|higher|lower|more|less|fewer)\b/i.test(after)) sign = nextDir;
+    // "a 12% rise", "a 4.99 per cent increase": the figure names the size of the change after it.
+    else if (unit === 'percent' && CHANGE_NOUN.test(after)) sign = /^\s*(?:[\p{L}-]+\s+)?(?:fall|falls|drop|drops|decline|declines|decrease|decreases|reduction|reductions|cut|cuts)\b/iu.test(after) ? -1 : 1;
+    // "The corresponding reduction in risk is 18%", "any rise … will be no higher than 2.7%": the change is the figure.
+    else if (unit === 'percent' && COPULA_CHANGE.test(sentence.slice(clauseStart + 1, at))) sign = direction(COPULA_CHANGE.exec(sentence.slice(clauseStart + 1, at))![1]!) || 1;
     // "rise by no more than 5%": the direction before the bound applies.
     if (sign === 0 && threshold !== null && /\b(by)\s*$/i.test(sentence.slice(clauseStart + 1, at).replace(/\b(no more than|not more than|more than|less than|at least|at most|up to|over|under|nearly|almost|about|around)\s*$/i, '').trim() + ' ') ) sign = clauseDir;
     if (sign === 0 && headerChange) sign = /^[\s]*[−-]/.test(sentence.slice(Math.max(0, at - 2), at + 1)) || /^[\s]*[−-]/.test(m[0]) ? -1 : 1;

@@ -18,7 +18,7 @@ export function readTableRow(row: string, header: string): Reading[] {
       const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
       // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
       const money = /[£$€]/.test(label);
-      const scale = /\b(billion|bn)\b/i.test(label) ? 1e9 : /\b(million|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
+      const scale = /\b(billions?|bn)\b/i.test(label) ? 1e9 : /\b(millions?|mn|m)\b\)?/i.test(label.replace(/[£$€]\s?/g, '')) && /[£$€(]/.test(label) ? 1e6 : /\b(thousands?|000s)\b/i.test(label) ? 1e3 : 1;
       for (const r of readQuantities(cell, label)) {
         const bare = !/[£$€%]|\b(million|billion|thousand|bn|m|k)\b/i.test(r.text);
         const scaled = bare && scale !== 1 ? { value: r.value * scale, low: r.low * scale, high: r.high * scale } : {};

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { candidateClaims } from './criteria.ts';
+import { judgeClaim } from './judge.ts';
+import { readQuantities } from './quantities.ts';
+import { readTableRow } from './table-figures.ts';
+import { tableHeader } from './evidence.ts';
+import { wordingJudge } from './judge-wording.ts';
+import { claimActors } from './grounding.ts';
+import { sentenceSpans } from './judge-text.ts';
+
+// Changes stated without "by", changes with no figure, "most" as a share, a table's scale in its caption,
+// and what one reported case cannot confirm. Invented subjects and publishers throughout.
+
+const body = { name: 'Corrow Valley Trust', kind: 'organisation' as const, aliases: [], urls: ['https://corrow-trust.example'] };
+const claimOf = (text: string, published = '2025-03-02') => {
+  const [c] = candidateClaims({ url: 'https://corrow-trust.example/news', title: 'News', publisher: 'Corrow Valley Trust', published, speakers: ['Corrow Valley Trust'], text }, body);
+  if (!c) throw new Error(`no claim in "${text}"`);
+  return c;
+};
+const item = (quote: string, published = '2025-04-10', extra: Record<string, unknown> = {}) => ({
+  url: `https://corrow-stats.example/${published}/${quote.length}`, publisher: 'Corrow Statistics Office', published, quote, independent_of_subject: true, relevance: 0.6, ...extra,
+});
+
+describe('a change the figure names', () => {
+  it('reads "a 12% rise", "by the maximum 4.99%", "by between 10% and 14%" and "the reduction is 18%" as changes', () => {
+    expect(readQuantities('Councillors voted themselves a 12% rise in their allowance.')[0]).toMatchObject({ kind: 'change', value: 12 });
+    expect(readQuantities('Council tax will go up by the maximum 4.99% in April.')[0]).toMatchObject({ kind: 'change', value: 4.99 });
+    expect(readQuantities('We expect revenue to grow by between 10% and 14% in 2024.')[0]).toMatchObject({ kind: 'change', low: 10, high: 14 });
+    expect(readQuantities('The corresponding reduction in risk is 18%.')[0]).toMatchObject({ kind: 'change', value: -18 });
+    expect(readQuantities('Any rise next April will be no higher than 2.7%.')[0]).toMatchObject({ kind: 'change', threshold: 'below' });
+    // A level stays a level.
+    expect(readQuantities('Inflation was 2.7% in December.')[0]).toMatchObject({ kind: 'level' });
+    expect(readQuantities('Inflation rose to 2.7% in December.')[0]).toMatchObject({ kind: 'level' });
+  });
+});
+
+describe('a change with no figure', () => {
+  it('is answered by the change a source reports, either way', () => {
+    const claim = claimOf('Visitor numbers at our reserves fell in 2024.');
+    expect(judgeClaim(claim, [item('Visitor numbers at Corrow Valley Trust reserves rose 6% in 2024.')], '2025-06-01').outcome).toBe('false');
+    expect(judgeClaim(claim, [item('Visitor numbers at Corrow Valley Trust reserves dropped 4% in 2024.')], '2025-06-01').outcome).toBe('true');
+  });
+
+  it('"did not rise" holds at no change or a fall, and fails on a rise', () => {
+    const claim = claimOf('Complaints about our reserves did not rise in 2024.');
+    expect(judgeClaim(claim, [item('Complaints about Corrow Valley Trust reserves went up 9% in 2024.')], '2025-06-01').outcome).toBe('false');
+    expect(judgeClaim(claim, [item('Complaints about Corrow Valley Trust reserves fell 3% in 2024.')], '2025-06-01').outcome).toBe('true');
+  });
+
+  it('is not read for "in any quarter" claims, nor for two things said to move together', () => {
+    const anyQuarter = claimOf('Membership has not fallen in any quarter since 2023.');
+    expect(judgeClaim(anyQuarter, [item('Corrow Valley Trust membership rose 2% in 2024.')], '2025-06-01').outcome).toBe('unresolvable');
+    const both = claimOf('Both our membership and our income grew in 2024.');
+    expect(judgeClaim(both, [item('Corrow Valley Trust membership fell 3% in 2024.')], '2025-06-01').outcome).not.toBe('false');
+  });
+});
+
+describe('"most" as a share', () => {
+  it('is more than half, held to the share a source gives', () => {
+    const claim = claimOf('Most visitors to our reserves arrived by car in 2024.');
+    expect(judgeClaim(claim, [item('Three in five visitors to Corrow Valley Trust reserves (61%) arrived by car in 2024.', '2025-01-10')], '2025-06-01').outcome).toBe('true');
+    expect(judgeClaim(claim, [item('At Corrow Valley Trust reserves, 41% of visitors arrived by car in 2024.', '2025-01-10')], '2025-06-01').outcome).toBe('false');
+  });
+
+  it('is not confirmed in words by one case', () => {
+    const claim = claimOf('Most of our wetland projects in 2023 met their targets.');
+    const sentence = 'The Corrow Valley Trust wetland project at Fen Reach met its targets in 2023.';
+    const finding = wordingJudge({ claim, items: [{ ...item(sentence), sentences: sentenceSpans(sentence).map((s) => sentence.slice(s.start, s.end)) }] });
+    expect(finding.outcome).toBe('unresolvable');
+  });
+});
+
+describe("a table's scale in its caption", () => {
+  it('applies "(millions of viewers)" in the line that introduces a table to its bare cells', () => {
+    const text = 'Average weekly reach of regional programmes, 2023 and 2024 (millions of viewers):\nProgramme | Broadcaster | 2023 | 2024\nValley Tonight | Corrow Vision | 1.10 | 1.28';
+    const header = tableHeader(text, text.indexOf('Valley Tonight'));
+    expect(header).toBeDefined();
+    const cells = readTableRow('Valley Tonight | Corrow Vision | 1.10 | 1.28', header!);
+    expect(cells.map((c) => c.value)).toEqual([1_100_000, 1_280_000]);
+  });
+
+  it('applies "(millions)" in a heading', () => {
+    const cells = readTableRow('Corrow Valley Trust | 4.2', 'Charity | Visits (millions)');
+    expect(cells[0]?.value).toBe(4_200_000);
+  });
+});
+
+describe('what a sentence is about', () => {
+  it('reads "not had a single finding" as none, contradicted by a finding reported', () => {
+    const claim = claimOf('We have not had a single finding of severe maladministration from the Ombudsman since April 2024.');
+    const found = item('We opened this investigation after a run of severe maladministration findings against Corrow Valley Trust.', '2025-06-24');
+    expect(judgeClaim(claim, [found], '2025-09-01').outcome).toBe('false');
+  });
+
+  it('does not take the speaker\'s own body, or half of a compound modifier, for what a promise is about', () => {
+    const claim = claimOf('The trust will open a new full-time ranger station at Fen Reach by the end of 2025.', '2024-05-01');
+    const opened = item("Corrow Valley Trust's newest ranger station, at Fen Reach, welcomed its first visitors on Monday 1 December 2025.", '2025-12-03');
+    expect(judgeClaim(claim, [opened], '2026-01-10').outcome).toBe('true');
+  });
+
+  it('does not read a direction word that names a place ("the lower Corrow") as a change', () => {
+    const claim = claimOf('Phosphate levels in the lower Corrow fell in 2024, helped by the wetlands we restored.');
+    const rose = item('The agency also reports that phosphate in the lower Corrow rose 6% in 2024, although nitrate fell.');
+    expect(judgeClaim(claim, [rose], '2025-06-01').outcome).toBe('false');
+  });
+
+  it('does not hold a claim about a place to a figure for a wider area ("force-wide")', () => {
+    const claim = claimOf('Thefts at our Fen Reach reserve fell by a fifth in 2024.');
+    expect(judgeClaim(claim, [item('Force-wide, theft fell 9% in 2024.')], '2025-06-01', claimActors(claim.quote, body)).outcome).toBe('unresolvable');
+    expect(judgeClaim(claim, [item('At Fen Reach, theft fell 20% in 2024.')], '2025-06-01', claimActors(claim.quote, body)).outcome).toBe('true');
+  });
+});
