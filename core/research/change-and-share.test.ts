@@ -110,3 +110,20 @@ describe('what a sentence is about', () => {
     expect(judgeClaim(claim, [item('At Fen Reach, theft fell 20% in 2024.')], '2025-06-01', claimActors(claim.quote, body)).outcome).toBe('true');
   });
 });
+
+describe('comparisons in words', () => {
+  it('does not confirm "more than in any year" or "the only one" by a report of the deed alone', () => {
+    const record = claimOf('We planted more trees in 2024 than in any year in our history.');
+    expect(judgeClaim(record, [item('Corrow Valley Trust planted 41,000 trees in 2024, according to the forestry register.')], '2025-06-01').outcome).toBe('unresolvable');
+    const only = claimOf('Corrow Valley Trust was the only one of the large land trusts to grow its reserves during 2024.');
+    const others = item('Corrow Valley Trust was not alone in adding land: Fenmoor Trust grew its reserves to 3,900 hectares in 2024.');
+    expect(judgeClaim(only, [others], '2025-06-01').outcome).toBe('false');
+  });
+
+  it('holds a change read from words only to a source\'s change of that very thing', () => {
+    const claim = claimOf('Knife crime at our reserves did not rise in 2024.');
+    const header = 'Area | Recorded crimes 2024 | Crime change 2024';
+    const row = item('Corrow Valley reserves | 1,310 | -3.1%', '2025-04-10', { table_header: header, table_rows: 1 });
+    expect(judgeClaim(claim, [row], '2025-06-01').outcome).toBe('unresolvable');
+  });
+});

@@ -242,10 +242,13 @@ function impliedFigures(quote: string, type: ClaimType): Reading[] {
     const up = /^(?:rose|risen|rise|rises|rising|increased|grew|grown|went\s+up|gone\s+up|(?:is|are|was|were)\s+up)$/i.test(moved[2]!);
     const negated = !!moved[1];
     const threshold: Reading['threshold'] = up !== negated ? 'above' : 'below';
-    const names = new Set(namesIn(quote).flatMap((n) => words(n.text)).map(stem));
+    // (A capital that only opens the sentence, "Knife crime …", names no one.)
+    const names = new Set(namesIn(quote).filter((n) => !(n.initial && !n.text.includes(' '))).flatMap((n) => words(n.text)).map(stem));
     const context = new Set([...contentStemsOf(quote)].filter((w) => !names.has(w) && directionOf(w) === 0));
     const years = changeYears('change', quote, quote);
-    return [{ text: moved[0].trim(), at: moved.index, value: 0, low: 0, high: 0, unit: 'percent', kind: 'change', threshold, inclusive: negated, nearly: false, target: false, forecast: false, negated: false, duration: false, denominator: false, toLevel: null, head: null, counted: new Set(), context, years, months: monthsIn(quote), part: partOfYear(quote) }];
+    // What moved ("knife crime", "visitor numbers"): every word of it must measure the source's figure too.
+    const what = new Set([...contentStemsOf(quote.slice(0, moved.index))].filter((w) => !names.has(w) && directionOf(w) === 0));
+    return [{ text: moved[0].trim(), at: moved.index, value: 0, low: 0, high: 0, unit: 'percent', kind: 'change', threshold, inclusive: negated, nearly: false, target: false, forecast: false, negated: false, duration: false, denominator: false, toLevel: null, head: null, counted: what, implied: true, context, years, months: monthsIn(quote), part: partOfYear(quote) }];
   }
   // "Most accidental house fires start in the kitchen", "the majority of pupils": more than half of them.
   const most = MOST.exec(quote);
@@ -292,6 +295,8 @@ export function figuresJudge(input: JudgeInput): Finding {
         const sameThing = figures.some(counts);
         for (const e of figures) {
           if (sameThing && c.unit === 'count' && e.unit === 'count' && !counts(e)) continue;
+          // A change read from the claim's words is held only to a source's change of that very thing.
+          if (c.implied && ![...(c.counted ?? [])].every((w) => e.context.has(w))) continue;
           if (input.actors && !isTableRow(sentence) && figureBelongsToOther(sentence, e.at, input.actors)) continue;
           const matched = matchScore(c, e, claim.claim_type);
           if (matched === null) continue;

@@ -32,6 +32,11 @@ const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
 const ANY_PERIOD = /\b(?:a\s+single|any)\s+(?:year|quarter|month|week|season|day)\b/i;
 // "most of the institute's forecasts", "the majority of pupils": a share of many, which one case reported in words does not confirm.
 const SHARE_OF = /\b(?:most|the\s+majority|many|nearly\s+all|almost\s+all|the\s+bulk)\s+(?:of\s+)?(?:the|our|its|their|these|those)?\s*(?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+s\b/iu;
+// A claim that compares ("more … than in any year", "the only one", "the first to"): a sentence that reports the
+// deed without the comparison does not confirm it.
+const COMPARISON = /\b(?:more|less|fewer|higher|lower|better|worse|bigger|larger|smaller|faster|slower|cheaper|earlier|later)\b[^.;]{0,60}\bthan\b|\bthe\s+only\b|\bno\s+other\b|\bthe\s+first\s+(?:[\p{L}-]+\s+){0,3}to\s+\p{L}|\bunlike\b/iu;
+const EXCLUSIVE = /\bthe\s+only\b|\bno\s+other\b|\bthe\s+first\s+(?:[\p{L}-]+\s+){0,3}to\s+\p{L}/iu;
+const NOT_EXCLUSIVE = /\bnot\s+(?:alone|the\s+only|the\s+first)\b/i;
 const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
 const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
 // A source that could not confirm a claim neither confirms nor contradicts it.
@@ -206,8 +211,10 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
-    else if (!differ && figuresStated && speakerNamed && enough && !(claim.claim_type === 'factual' && SHARE_OF.test(claim.quote))) say('support', forward ? 'reports it done' : 'confirms it in the same words');
+    else if (!differ && figuresStated && speakerNamed && enough && !(claim.claim_type === 'factual' && SHARE_OF.test(claim.quote)) && !(COMPARISON.test(claim.quote) && !COMPARISON.test(sentence))) say('support', forward ? 'reports it done' : 'confirms it in the same words');
   }
+  // "the only one to grow its land bank" against "was not alone in adding land".
+  if (EXCLUSIVE.test(claim.quote) && NOT_EXCLUSIVE.test(sentence)) say('against', 'says others did it too');
   // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
   const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
   if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');

@@ -44,6 +44,8 @@ export type Reading = {
   toLevel?: 'up' | 'down' | null;
   head: string | null;
   counted?: Set<string>;
+  /** Read from a claim's words, not written as a figure ("prices fell": a change below nought). */
+  implied?: boolean;
   context: Set<string>;
   /** The words of the figure's own clause, which break ties between figures of one sentence. */
   clause?: Set<string>;
