@@ -77,7 +77,8 @@ const FRAMING = new Set(
 export const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’.,][\p{L}\p{N}]+)*/gu) ?? [];
 
 const isYear = (w: string) => /^(19|20)\d\d$/.test(w);
-export const isContent = (w: string) => w.length >= 3 && !STOP.has(w) && !/^\d[\d.,]*$/.test(w) && !MONTHS.includes(w);
+// (A figure with its scale, "2.68bn", "48k", "15m", is a figure, read as one, never a word a passage must share.)
+export const isContent = (w: string) => w.length >= 3 && !STOP.has(w) && !/^\d[\d.,]*(?:bn|mn|tn|m|k|b|p|pc|pct|st|nd|rd|th)?$/.test(w) && !MONTHS.includes(w);
 
 /** Stems of a text's content words (no stop words, numbers, months or years). */
 export function contentStems(text: string): Set<string> {
