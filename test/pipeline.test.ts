@@ -105,6 +105,21 @@ describe('pipeline on the sample pack', () => {
     expect(f.documents.every((d) => d.url.includes('jordanavery-estates'))).toBe(true);
   });
 
+  it('gives a document to the subject its speaker names, before one that has that name only as an alias', async () => {
+    const pack = [
+      { record: 'subject', name: 'Orrin Vale', kind: 'person', aliases: ['Halden Institute'], description: 'TEST DATA (invented): economist and director of the Halden Institute for economic research.', public_figure: true, offices: [], urls: ['https://halden-institute.example'], handles: [] },
+      { record: 'subject', name: 'Halden Institute', kind: 'organisation', aliases: [], description: 'TEST DATA (invented): an institute for economic research directed by Orrin Vale.', public_figure: true, offices: [], urls: ['https://halden-institute.example'], handles: [] },
+      { record: 'document', url: 'https://halden-institute.example/review-2025', title: 'Annual review', publisher: 'Halden Institute', published: '2026-02-01', speakers: ['Halden Institute'], text: 'Under our director the institute published 22 papers in 2025.' },
+      { record: 'document', url: 'https://halden-institute.example/outlook-2026', title: 'Outlook', publisher: 'Halden Institute', published: '2026-01-10', speakers: ['Orrin Vale'], text: 'I expect inflation to average 2.5% in 2026.' },
+    ];
+    expect((await ingestPack(db.pool, Readable.from(pack.map((p) => `${JSON.stringify(p)}\n`)))).skipped).toEqual([]);
+    const institute = await discoverStatements(await subject('Halden Institute', 'organisation'), providers, { limit: 50 });
+    const person = await discoverStatements(await subject('Orrin Vale', 'person'), providers, { limit: 50 });
+    expect(institute.documents.map((d) => d.url)).toEqual(['https://halden-institute.example/review-2025']);
+    expect(person.documents.map((d) => d.url)).toEqual(['https://halden-institute.example/outlook-2026']);
+    expect([...institute.ambiguous, ...person.ambiguous]).toEqual([]);
+  });
+
   it('stores a complete report with its claims, claim ids stable across reports', async () => {
     const bw = subjectIdFor('organisation', 'Brightwater Utilities');
     const first = await makeReport(db.pool, bw, { today: TODAY });

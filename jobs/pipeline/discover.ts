@@ -16,7 +16,9 @@ export { onOwnSite };
  *      document names (text or publisher);
  *   +1 for each word of the subject's description, not found in a namesake's
  *      description, that the text contains (5+ letters; at most 3 points).
- * The highest score wins only if it is strictly higher than every other.
+ * The highest score wins only if it is strictly higher than every other. Before that, a
+ * speaker listed by a subject's own name settles it for that subject against one who
+ * has the name only as an alias.
  */
 
 export type Discovery = { documents: FetchedDocument[]; ambiguous: string[] };
@@ -68,6 +70,14 @@ export async function discoverStatements(
     const rivals = all.filter((s) => s.subject_id !== subject.subject_id && [s.name, ...s.aliases].some((n) => mine.has(nameKey(n))));
     if (rivals.length === 0) {
       documents.push(doc);
+      continue;
+    }
+    // A speaker listed by a subject's own name is that subject's before any other's who has the name only as an alias
+    // (an institute named among its director's aliases still speaks for itself in its own annual review).
+    const named = (x: KnownSubject) => doc.speakers.some((sp) => nameKey(sp) === nameKey(x.name));
+    const rivalNamed = rivals.some(named);
+    if (named(subject) !== rivalNamed) {
+      if (named(subject)) documents.push(doc);
       continue;
     }
     const own = pointsTo(doc, subject, rivals);
