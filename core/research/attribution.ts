@@ -171,6 +171,20 @@ function personIn(sentence: string, speakers: readonly string[]): string | null 
 export function attribute(text: string, isSubject: (t: string) => boolean, speakers: readonly string[], ownPublication: boolean, speaksForMany = true): Unit[] {
   const units: Unit[] = [];
   let last: Speaker | null = null;
+  // The paragraph the last person was named in, and whether the subject has been named or heard yet.
+  let lastPara = -1;
+  let subjectSeen = false;
+  // In a document that carries one subject's words only, "she said" points back to a person named in the same
+  // paragraph or the one before; a person named further back (a critic quoted earlier in a profile) has given
+  // way to the article's own subject, who is who its pronouns follow.
+  const soleSpeaker = speakers.length === 1 && isSubject(speakers[0]!);
+  const pronounTarget = (): Speaker | null =>
+    last && last.kind === 'named' && !last.isSubject && soleSpeaker && subjectSeen && lastPara < para - 1 ? { kind: 'named', isSubject: true } : last;
+  const setLast = (sp: Speaker) => {
+    last = sp;
+    lastPara = para;
+    if (sp.kind === 'named' && sp.isSubject) subjectSeen = true;
+  };
   let transcript: Speaker | null = null;
   let lastQuote: { speaker: Speaker; para: number } | null = null;
   let para = -1;
@@ -189,7 +203,7 @@ export function attribute(text: string, isSubject: (t: string) => boolean, speak
       // A body's people speak for it; a person's co-host or guest on their own show does not speak for them.
       const ownVoice = speaksForMany && ownPublication && !ROLE_LABELS.has(labelText.toLowerCase()) && !otherSpeaker;
       transcript = { kind: 'named', isSubject: isSubject(labelText) || ownVoice };
-      last = transcript;
+      setLast(transcript);
       units.push({ start: start + label[0].length, end: start + line.length, speaker: transcript, how: 'transcript' });
       continue;
     }
@@ -203,26 +217,26 @@ export function attribute(text: string, isSubject: (t: string) => boolean, speak
       const quotes = quotesIn(sentence);
       if (quotes.length === 0) {
         const reported = reportedContext(sentence);
-        const said: Speaker | null = reported === null ? null : speechIn(reported, isSubject, last);
+        const said: Speaker | null = reported === null ? null : speechIn(reported, isSubject, pronounTarget());
         if (said?.kind === 'named') {
-          last = said;
+          setLast(said);
           // A quotation in the next paragraph with no tag of its own carries on the speaker just reported ("She said … ." then "'I can promise …'").
           lastQuote = { speaker: said, para };
         }
         // "Mayor Ada Finch disagreed. 'Bills will rise,' she said." – a pronoun points at the last person named.
         const person: string | null = said ? null : personIn(sentence, speakers);
-        if (person) last = { kind: 'named', isSubject: isSubject(person) };
+        if (person) setLast({ kind: 'named', isSubject: isSubject(person) });
         units.push({ start: sStart, end: sEnd, speaker: said ?? { kind: 'narrator' }, how: said && said.kind === 'named' ? 'reported_speech' : 'own_document' });
         continue;
       }
       let context = sentence;
       for (const [a, b] of quotes) context = context.slice(0, a) + ' '.repeat(b - a) + context.slice(b);
-      const said: Speaker | null = speechIn(context, isSubject, last) ?? (lastQuote && lastQuote.para >= para - 1 ? lastQuote.speaker : null);
+      const said: Speaker | null = speechIn(context, isSubject, pronounTarget()) ?? (lastQuote && lastQuote.para >= para - 1 ? lastQuote.speaker : null);
       if (!said) {
         units.push({ start: sStart, end: sEnd, speaker: { kind: 'narrator' }, how: 'own_document' });
         continue;
       }
-      if (said.kind === 'named') last = said;
+      if (said.kind === 'named') setLast(said);
       lastQuote = { speaker: said, para };
       for (const [a, b] of quotes) units.push({ start: sStart + a, end: sStart + b, speaker: said, how: 'quotation' });
     }

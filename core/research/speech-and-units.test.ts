@@ -35,6 +35,23 @@ describe('who speaks', () => {
   });
 });
 
+describe('pronouns in a profile', () => {
+  it('gives "she said" to the profile\'s subject once a critic quoted earlier has given way, and to the critic right after him', () => {
+    const text = [
+      'Orla Penrith does not look like someone who has just had a hard year.',
+      '"We have opened four new branches since 2021," Penrith said.',
+      'Critics are unconvinced. Callum Reyes, an analyst at Dunmere Securities, said the society had lost its way.',
+      '"Tamsin Mutual cut its mortgage rates twice in 2023," he said.',
+      'Tamsin Mutual\'s savings rates have fallen since January.',
+      'On the wider market she is more guarded. "I predict that mortgage rates will be below 4% by Christmas," she said.',
+    ].join('\n');
+    const quotes = extractClaims(article(text), person).map((c) => c.quote);
+    expect(quotes).toContain('I predict that mortgage rates will be below 4% by Christmas');
+    // The critic's own words, tagged by a pronoun in the paragraph after he was named, stay his.
+    expect(quotes).not.toContain('Tamsin Mutual cut its mortgage rates twice in 2023');
+  });
+});
+
 describe("the subject's words in another body's document", () => {
   const org = { name: 'Harlow Courier', kind: 'outlet' as const, aliases: [], description: null };
   const actors = claimActors('Recorded burglaries in Harlow rose by almost a third last year, to 412.', org);
