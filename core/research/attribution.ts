@@ -81,6 +81,23 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
 }
 
 /**
+ * A quotation a clause introduces with a colon ("On spending, he was specific: '…'", "Rourke was blunt: '…'"):
+ * the person that clause is about speaks it. Null when nothing before the quotation ends in a colon.
+ */
+function colonIntro(before: string, isSubject: (t: string) => boolean, last: Speaker | null): Speaker | null {
+  const clause = /^([^:]*?)\s*:\s*["“‘']?\s*$/.exec(before)?.[1];
+  if (!clause || tokens(clause).length > 16) return null;
+  const view = parse(clause);
+  const people = view.match('#Person+').out('array') as string[];
+  // Who the clause is about is the person it names; the subject only when no one else is named.
+  if (people.some((p) => !isSubject(p))) return { kind: 'named', isSubject: false };
+  if (isSubject(clause)) return { kind: 'named', isSubject: true };
+  if (view.has('#ProperNoun')) return { kind: 'named', isSubject: false };
+  if (view.has('(he|she|they) (was|were|is|are|has been|had been) .')) return last ?? { kind: 'named', isSubject: false };
+  return null;
+}
+
+/**
  * The words that name who speaks: those right before the speech verb (back to a comma or a closing
  * quotation mark) or, when none, right after it up to a preposition or "that". Null when there is no
  * speech verb to stand by (an "according to").
@@ -231,7 +248,7 @@ export function attribute(text: string, isSubject: (t: string) => boolean, speak
       }
       let context = sentence;
       for (const [a, b] of quotes) context = context.slice(0, a) + ' '.repeat(b - a) + context.slice(b);
-      const said: Speaker | null = speechIn(context, isSubject, pronounTarget()) ?? (lastQuote && lastQuote.para >= para - 1 ? lastQuote.speaker : null);
+      const said: Speaker | null = speechIn(context, isSubject, pronounTarget()) ?? colonIntro(sentence.slice(0, quotes[0]![0]), isSubject, pronounTarget()) ?? (lastQuote && lastQuote.para >= para - 1 ? lastQuote.speaker : null);
       if (!said) {
         units.push({ start: sStart, end: sEnd, speaker: { kind: 'narrator' }, how: 'own_document' });
         continue;

@@ -161,7 +161,10 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   for (const unit of units) {
     const theirs = unit.speaker.kind === 'narrator' ? narratorIsSubject : unit.speaker.isSubject;
     if (!theirs) continue;
-    for (const [a, b] of sentencesIn(doc.text, unit.start, unit.end)) {
+    // A quotation of several sentences is read sentence by sentence, inside its marks ("Last season we finished
+    // fourth from bottom. That's not good enough." holds one claim and one opinion).
+    const [from, to] = unit.how === 'quotation' ? trimQuote(doc.text, unit.start, unit.end) : [unit.start, unit.end];
+    for (const [a, b] of sentencesIn(doc.text, from, to)) {
       const [s, e] = trimQuote(doc.text, a, b);
       const quote = doc.text.slice(s, e);
       if (seen.has(quote)) continue;

@@ -35,6 +35,23 @@ describe('who speaks', () => {
   });
 });
 
+describe('a quotation introduced by a colon', () => {
+  it('is spoken by the person the clause before the colon is about', () => {
+    const text = [
+      'Orla Penrith was blunt: "We have opened four new branches since 2021."',
+      'Callum Reyes, a rival lender\'s chief executive, was unimpressed: "Tamsin Mutual closed six branches in 2019."',
+    ].join('\n');
+    const quotes = extractClaims(article(text), person).map((c) => c.quote);
+    expect(quotes).toContain('We have opened four new branches since 2021.');
+    expect(quotes).not.toContain('Tamsin Mutual closed six branches in 2019.');
+  });
+
+  it('reads a quotation of several sentences one sentence at a time', () => {
+    const text = '"We have opened four new branches since 2021. That is not good enough for a mutual of our size," Penrith said.';
+    expect(extractClaims(article(text), person).map((c) => c.quote)).toEqual(['We have opened four new branches since 2021.']);
+  });
+});
+
 describe('pronouns in a profile', () => {
   it('gives "she said" to the profile\'s subject once a critic quoted earlier has given way, and to the critic right after him', () => {
     const text = [
