@@ -127,3 +127,29 @@ describe('comparisons in words', () => {
     expect(judgeClaim(claim, [row], '2025-06-01').outcome).toBe('unresolvable');
   });
 });
+
+describe('figures that are not what they seem', () => {
+  it('reads "percentage points" as points, "the top rating of 5" and "aged 12 to 17" as no figure to check, and "a total of" as the figure itself', () => {
+    expect(readQuantities('Charges will rise by CPI plus 3.9 percentage points.')[0]).toMatchObject({ unit: 'points', value: 3.9 });
+    expect(readQuantities('The margin slipped 2.4 percentage points to 17.4 per cent.').map((q) => q.unit)).toEqual(['points', 'percent']);
+    expect(readQuantities('Our cafes all hold the top hygiene rating of 5.')).toEqual([]);
+    expect(readQuantities('We expect a decision on the treatment for children aged 12 to 17 by the end of 2023.')).toEqual([]);
+    expect(readQuantities('The outage began at 08:20 and lasted a total of 7 hours and 20 minutes.').at(-1)).toMatchObject({ unit: 'duration', value: 440, denominator: false });
+  });
+
+  it('holds the level a change started from only to a source\'s starting level', () => {
+    const claim = claimOf('Our operating margin fell to 17.4% from 19.8%.');
+    const slipped = item('The Corrow Valley Trust operating margin slipped 2.4 percentage points to 17.4 per cent.');
+    expect(judgeClaim(claim, [slipped], '2025-06-01').outcome).toBe('true');
+    const both = item('The Corrow Valley Trust operating margin fell to 17.4 per cent, down from 14.0 per cent.');
+    expect(judgeClaim(claim, [both], '2025-06-01').outcome).toBe('mixed');
+  });
+
+  it('does not take a figure published before a forecast fell due, for no stated period, as its outcome', () => {
+    const claim = claimOf('We expect an operating margin of around 17% for 2025.', '2025-03-02');
+    const early = item('The Corrow Valley Trust operating margin slipped to 17.4 per cent.', '2025-03-05');
+    expect(judgeClaim(claim, [early], '2026-06-01').outcome).toBe('unresolvable');
+    const actual = item('The Corrow Valley Trust operating margin was 14.4 per cent in 2025.', '2026-03-10');
+    expect(judgeClaim(claim, [actual], '2026-06-01').outcome).toBe('mostly_false');
+  });
+});

@@ -72,6 +72,10 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   const forOutcome = type === 'promise' || type === 'prediction' || type === 'guidance';
   const period = forOutcome ? samePeriod({ ...c, months: new Set() }, e) : samePeriod(c, e);
   if (c.kind !== e.kind || !period) return null;
+  // The level a change started from answers only the level a source gives as its start, and the reverse,
+  // unless both name their years (then the period decides: "52% in 2023/24" answers a claim about 2023/24).
+  // (A table cell, whose column gives its period, is neither.)
+  if (e.base !== undefined && !!c.base !== e.base && (c.years.size === 0 || e.years.size === 0) && c.kind === 'level') return null;
   const [x, y] = [Math.abs(c.value), Math.abs(e.value)];
   if (c.unit !== 'percent' && c.unit !== 'points' && x > 0 && y > 0 && Math.max(x, y) / Math.min(x, y) > 10) return null;
   let score = [...c.context].filter((w) => e.context.has(w)).length;
@@ -307,6 +311,10 @@ export function figuresJudge(input: JudgeInput): Finding {
           // between April 2023 and February 2025", against a claim made in 2024) measures something else.
           // (A claim that names the year itself, "the average bill in 2023 was £468", is taken at its word.)
           if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || (c.years.size === 0 && unfinishedYear(e, claim.said_on)))) continue;
+          // A forecast's outcome is known only once its period is over: a figure that names no period, in a source
+          // published before the forecast fell due, is the figure of an earlier period ("margin slipped to 17.4%"
+          // in March, against "around 17% for the year").
+          if (claim.claim_type === 'prediction' && claim.deadline && e.years.size === 0 && e.months.size === 0 && item.published < claim.deadline) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };

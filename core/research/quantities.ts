@@ -40,6 +40,8 @@ export type Reading = {
   duration: boolean;
   /** The total a count is out of ("of its 1,150"). */
   denominator: boolean;
+  /** The level a change started from ("fell to 17.4% from 19.8%", "down from £2,941m", "compared with 9,040"). */
+  base?: boolean;
   /** A level to be reached ("raise pay to $17": up; "cut leakage to 150": down), in a promise or forecast. */
   toLevel?: 'up' | 'down' | null;
   head: string | null;
@@ -70,7 +72,8 @@ const AREA: Record<string, number> = { hectare: 1e4, hectares: 1e4, ha: 1e4, acr
 const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
-const UP = stems('rise rising increase grow climb up gain higher more double jump surge top exceed raise boost lift hike');
+// ("top" is not among them: "the top rating of 5" names a level, and "topped £1bn" a bound.)
+const UP = stems('rise rising increase grow climb up gain higher more double jump surge exceed raise boost lift hike');
 const DOWN = stems('fall falling cut drop decline decrease reduce reduction lower down fewer less halve shrink shrank slip slump trim');
 const TARGET = stems('target goal aim pledge promise plan planned forecast expect project ambition commit commitment standard budget budgeted benchmark requirement required threshold objective guidance guide cap limit trajectory');
 const FORECAST = new Set(['will', 'would', 'shall', "'ll", 'likely', 'expect', 'expects', 'expected', 'forecast', 'forecasts', 'predict', 'predicts', 'could', 'might', 'should', 'projected', 'projects', 'project']);
@@ -122,8 +125,9 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   const u = (raw ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
   if (currency) return { unit: 'money', factor: 1 };
   if (!u) return { unit: 'count', factor: 1 };
-  if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
+  // ("percentage points" before "per…": a difference of two shares is not a share.)
   if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
+  if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
   if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
   if (/^(?:pounds?|dollars?|euros?)$/.test(u)) return { unit: 'money', factor: 1 };
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
@@ -192,7 +196,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       if (bare && !/[.,]/.test(m[2]) && (/\b\p{Lu}[\p{L}]+\s$/u.test(before) && !/\b(?:In|By|On|At|From|To|Since|Until|Of|About|Around|Over|Under|Nearly|Almost|Some|Just|Only|The|And|Than|With|For)\s$/.test(before)
         || /\b\p{Lu}[\p{L}]+\s\d+\s(?:and|or|&)\s$/u.test(before))) continue;
       // A number that names a grade, level or route, or is a number to call ("grade 4 or above", "band D", "ring 101"), counts nothing.
-      if (bare && !/[.,]/.test(m[2]) && /\b(?:grades?|levels?|bands?|stages?|tiers?|categor(?:y|ies)|class|routes?|junctions?|platforms?|gates?|wards?|steps?|phases?|zones?|versions?|call|calling|ring|ringing|dial|dialling|dialing|phone|text|texting)\s$/i.test(before)) continue;
+      if (bare && !/[.,]/.test(m[2]) && /\b(?:grades?|levels?|bands?|stages?|tiers?|categor(?:y|ies)|class|routes?|junctions?|platforms?|gates?|wards?|steps?|phases?|zones?|versions?|call|calling|ring|ringing|dial|dialling|dialing|phone|text|texting|rated|ratings?\s+of|aged|ages)\s$/i.test(before)) continue;
+      if (bare && /\b(?:aged|ages)\s+\d+\s*(?:to|-|–|and)\s*$/i.test(before)) continue; // "aged 12 to 17": who, not how many
       // "the 10-minute standard", "a four-hour target", "the 18-week rule": a measure's name, not a figure.
       if (bare && /^-(?:second|minute|hour|day|week|month|year|mile|metre|kilometre)\b/i.test(after)) continue;
       if (bare && /^\s*:\s*\d/.test(after)) {
@@ -304,7 +309,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
     const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,80}$/i.test(sentence.slice(clauseStart + 1, at));
-    const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
+    const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && !/\b(?:total|average|sum|maximum|minimum|peak|high|low|record)\s+of\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * NEARLY : signed;
     const high = signed;
@@ -320,6 +325,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
       denominator,
+      base: /\b(?:from|compared\s+with|compared\s+to|against)\s+(?:a\s+|the\s+)?(?:[£$€]\s?)?$/i.test(before),
       toLevel,
       head: head ? stem(head) : null,
       // What a count counts: the words of the noun phrase after it ("41 fire engines", "28 firefighters").

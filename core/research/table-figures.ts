@@ -25,7 +25,7 @@ export function readTableRow(row: string, header: string): Reading[] {
         const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
         // What a cell counts is what its own heading names ("Smart meters installed").
         const counted = new Set([...contentStems(own)].filter((w) => !/^(?:million|billion|thousand|total|number|chang|per|cent|percent|rat|share)$/.test(w)));
-        out.push({ ...r, ...scaled, ...unit, counted, at: r.at + offset });
+        out.push({ ...r, ...scaled, ...unit, counted, base: undefined, at: r.at + offset });
       }
     }
     offset += cell.length + 1;
@@ -59,7 +59,7 @@ export function derivedChanges(sentence: string, header?: string, since?: string
   const out: Reading[] = [];
   const change = (from: Reading, to: Reading, years: Set<string>): Reading => {
     const v = (100 * (to.value - from.value)) / Math.abs(from.value);
-    return { ...to, text: `${from.text} → ${to.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'change', years, head: to.head ?? from.head };
+    return { ...to, text: `${from.text} → ${to.text}`, value: v, low: v, high: v, unit: 'percent', kind: 'change', base: false, years, head: to.head ?? from.head };
   };
   if (header && isTableRow(sentence)) {
     const dated = levels.filter((r) => r.years.size === 1).map((r) => ({ r, y: Number([...r.years][0]) }));
