@@ -6,6 +6,7 @@ import { readTableRow } from './table-figures.ts';
 import { tableHeader } from './evidence.ts';
 import { wordingJudge } from './judge-wording.ts';
 import { claimActors } from './grounding.ts';
+import { partMeets, partOfYear } from './periods.ts';
 import { sentenceSpans } from './judge-text.ts';
 
 // Changes stated without "by", changes with no figure, "most" as a share, a table's scale in its caption,
@@ -151,5 +152,35 @@ describe('figures that are not what they seem', () => {
     expect(judgeClaim(claim, [early], '2026-06-01').outcome).toBe('unresolvable');
     const actual = item('The Corrow Valley Trust operating margin was 14.4 per cent in 2025.', '2026-03-10');
     expect(judgeClaim(claim, [actual], '2026-06-01').outcome).toBe('mostly_false');
+  });
+});
+
+describe('which figure is the claim\'s', () => {
+  it('names the half, quarter or year a span ending in a month covers', () => {
+    expect(partOfYear('completed 3,610 homes in the six months to 30 June 2025')).toBe('h1');
+    expect(partOfYear('in the three months ended September')).toBe('q3');
+    expect(partOfYear('in the 12 months to September 2025')).toBe('y9');
+    expect(partOfYear('in the year to December 2025')).toBeNull();
+    expect(partMeets('h1', 'y9')).toBe(false);
+    expect(partMeets(null, 'y3')).toBe(true);
+    expect(partMeets('q2', 'y6')).toBe(true);
+  });
+
+  it('takes none of two figures of one sentence that fit equally and read differently', () => {
+    const claim = claimOf('In the countryside our average response time was about 22 minutes in 2024.');
+    const both = item('In 2024 the average response time of Corrow Valley Trust rangers was 12 minutes in urban areas and 22 minutes in rural areas.');
+    expect(judgeClaim(claim, [both], '2025-06-01').outcome).toBe('unresolvable');
+  });
+
+  it('reads a figure\'s clause past a thousands separator ("89% of the 2,640 complaints … within eight weeks")', () => {
+    const claim = claimOf('In 2023, nine in ten complaints were resolved within eight weeks.', '2024-03-01');
+    const ombudsman = item('In 2023 Corrow Valley Trust closed 89% of the 2,640 complaints it received within eight weeks, and we upheld 38% of the Corrow Valley cases referred to us, against 31% for trusts as a whole.', '2024-05-01');
+    expect(judgeClaim(claim, [ombudsman], '2024-09-01').outcome).toBe('true');
+  });
+
+  it('does not confirm a claim about each of a set by one member\'s figure, but may refute it', () => {
+    const claim = claimOf('Every one of our 38 ranger teams now has at least six rangers.');
+    expect(judgeClaim(claim, [item('The new Fen Reach ranger team of Corrow Valley Trust began patrols with six rangers.')], '2025-06-01').outcome).toBe('unresolvable');
+    expect(judgeClaim(claim, [item('All 38 Corrow Valley Trust ranger teams now have six rangers or more.')], '2025-06-01').outcome).toBe('true');
   });
 });

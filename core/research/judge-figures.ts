@@ -60,7 +60,7 @@ const spread = (years: Set<string>, other: Set<string>) =>
 const samePeriod = (c: Reading, e: Reading) =>
   meets(spread(c.years, e.years), spread(e.years, c.years)) && meets(c.months, e.months) && partMeets(c.part, e.part)
   // A year's figure does not answer a claim about one of its quarters ("grew by 0.4% in the second quarter").
-  && !(c.part !== null && c.part !== 'end' && e.part === null && e.years.size > 0 && e.months.size === 0);
+  && !(c.part !== null && c.part !== 'end' && !c.part.startsWith('y') && e.part === null && e.years.size > 0 && e.months.size === 0);
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
@@ -92,8 +92,13 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
   // on time", not "3.2% of its trains were cancelled", though both count trains).
   // (The claim's own clause, when it has several: "returned $480 million … and reduced net debt to below $1 billion".)
+  return score + 3 * clauseShare(c, e) + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
+}
+
+/** The words of the claim's own clause, other than the noun it counts, that a passage figure's clause shares. */
+function clauseShare(c: Reading, e: Reading): number {
   const own = c.clause?.size ? c.clause : c.context;
-  return score + 3 * [...own].filter((w) => w !== c.head && e.clause?.has(w)).length + 0.01 * [...c.context].filter((w) => e.clause?.has(w)).length;
+  return [...own].filter((w) => w !== c.head && e.clause?.has(w)).length;
 }
 
 /** Relative distance of a claimed value from a reported one (or range), measured against the report. */
@@ -271,6 +276,8 @@ const MOVED = /\b(?:(not|never|n['’]t)\s+(?:\w+\s+)?)?(rose|risen|rise|rises|r
 // "most" as a share (not "the most", "its most"): before a plural noun phrase of up to three words.
 const MOST = /(?<!\b(?:the|a|an|our|its|their|his|her|my|your)\s)\b(?:most|the\s+majority)\s+(?:of\s+(?:the|our|its|their|these|those)\s+)?(?:[\p{L}-]+\s+){0,2}[\p{L}-]+s\b/iu;
 
+// "every one of our 38 teams", "each of its branches", "all 12 restaurants": a claim about each member of a set.
+const EACH_OF = /\b(?:every\s+one\s+of|each\s+of|all)\s+(?:(?:our|its|their|the)\s+)?(?:\d[\d,]*|[a-z]+)\s+[a-z-]+s\b|\bevery\s+(?!year|quarter|month|week|day|season|time)[a-z-]+\b/i;
 const UNIVERSAL = /\b(every|all)\s+(?!year|quarter|month|week|day|season|time)(?:\d[\d,]*\s+)?(?:of\s+(?:our|its|their|the)\s+)?[a-z]/i;
 /** "every year since 2020", "each quarter": a claim about each period in a run of them. */
 const SERIES = /\b(every|each)\s+(?:single\s+)?(year|quarter|month|week|season)\b|\bin each of the\b/i;
@@ -288,7 +295,7 @@ export function figuresJudge(input: JudgeInput): Finding {
   }
   const results: Array<{ outcome: ResolvedOutcome; why: string; item: JudgeInput['items'][number]; sentence: string }> = [];
   for (const c of claimed) {
-    let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string } | null = null;
+    let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string; tied?: boolean } | null = null;
     for (const item of items) {
       for (const sentence of item.sentences) {
         const derived = c.kind === 'change' && c.unit === 'percent' ? derivedChanges(sentence, item.table_header, sinceYear(claim.quote)) : [];
@@ -316,7 +323,16 @@ export function figuresJudge(input: JudgeInput): Finding {
           // in March, against "around 17% for the year").
           if (claim.claim_type === 'prediction' && claim.deadline && e.years.size === 0 && e.months.size === 0 && item.published < claim.deadline) continue;
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
-          const better = !best || score > best.score || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
+          // Two figures of one sentence that fit the claim equally well and read differently ("12 minutes 50
+          // seconds in urban areas and 22 minutes 40 seconds in rural areas" for "about 22 minutes in the
+          // countryside"): the sentence does not say which is the claim's, and neither is taken from it.
+          // (Unless one of them shares more of the claim's own clause: "on-time measure was 84.1%" for "arrived on
+          // time", over "3.2% of its trains were cancelled", though both count trains.)
+          if (best && score === best.score && best.sentence === sentence && best.e !== e && !isTableRow(sentence) && clauseShare(c, e) === clauseShare(c, best.e) && figureOutcome(claim.claim_type, c, e).outcome !== figureOutcome(claim.claim_type, c, best.e).outcome) {
+            best.tied = true;
+            continue;
+          }
+          const better = !best || score > best.score || (score === best.score && best.sentence === sentence && clauseShare(c, e) > clauseShare(c, best.e)) || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
           if (better) best = { score, e, item, sentence };
         }
       }
@@ -336,7 +352,13 @@ export function figuresJudge(input: JudgeInput): Finding {
         continue;
       }
     }
-    if (best) results.push({ ...figureOutcome(claim.claim_type, c, best.e), item: best.item, sentence: best.sentence });
+    if (best && !best.tied) {
+      const found = figureOutcome(claim.claim_type, c, best.e);
+      // "Every one of our 38 teams has at least six officers": one team's six confirms nothing of the rest (it can
+      // only refute); a source that speaks of all of them, or of their average or total, can confirm.
+      const ofEach = claim.claim_type === 'factual' && EACH_OF.test(claim.quote) && c.unit !== 'percent';
+      if (!(ofEach && holds(found.outcome) && !/\b(?:all|every|each|none|no|average|total|altogether)\b/i.test(best.sentence))) results.push({ ...found, item: best.item, sentence: best.sentence });
+    }
   }
   const outcome = combineFigures(results.map((r) => r.outcome));
   if (!outcome) {

@@ -197,12 +197,26 @@ export function changeYears(kind: 'level' | 'change', clauseIn: string, sentence
   return all;
 }
 
+const SPAN_MONTHS: Record<string, number> = { three: 3, '3': 3, six: 6, '6': 6, nine: 9, '9': 9, twelve: 12, '12': 12 };
+const MONTH_NUMBER: Record<string, number> = { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 };
+const MONTHS_TO = /\b(?:(three|six|nine|twelve|3|6|9|12)[\s-]+months?|year)\s+(?:to|ended|ending|up\s+to)\s+(?:(?:the\s+)?(?:end\s+of\s+)?)?(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+
 /** The quarter or half a text names ("third-quarter revenue", "Q2", "the second half"), or null. */
 export function partOfYear(text: string): string | null {
   const q = /\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b/i.exec(text);
   if (q) return `q${q[2] ?? { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 }[q[1]!.toLowerCase() as 'first']}`;
   const h = /\b(first|second)[\s-]+half\b|\bH([12])\b/i.exec(text);
   if (h) return `h${h[2] ?? (h[1]!.toLowerCase() === 'first' ? 1 : 2)}`;
+  // "the six months to 30 June 2025", "three months ended March", "the year to September": a span that ends in a
+  // month. A quarter or half when it ends where one does; a year to a month other than December is a year of its own.
+  const to = MONTHS_TO.exec(text);
+  if (to) {
+    const span = SPAN_MONTHS[(to[1] ?? 'twelve').toLowerCase()] ?? 12;
+    const month = MONTH_NUMBER[to[2]!.slice(0, 3).toLowerCase()]!;
+    if (span === 3 && month % 3 === 0) return `q${month / 3}`;
+    if (span === 6 && month % 6 === 0) return `h${month / 6}`;
+    if (span === 12 && month !== 12) return `y${month}`;
+  }
   // "by the end of 2025", "at end-2025", "by December 2025": a level at the year's close, which the last
   // quarter's or the second half's figure reports as well as the year's.
   if (/\b(?:by|at|before)\s+(?:the\s+)?end[\s-]+(?:of\s+)?(?:(?:19|20)\d\d|the\s+year)\b/i.test(text)) return 'end';
@@ -212,5 +226,9 @@ export function partOfYear(text: string): string | null {
 /** Whether a claim's part of the year is answered by a figure for another part: the year's end by its last quarter or half. */
 export function partMeets(claimed: string | null, reported: string | null): boolean {
   if (reported === null || claimed === reported) return true;
+  // A year to a month ("the year to March 2025") answers a claim that names no part of a year (a financial year).
+  if (claimed === null && reported.startsWith('y')) return true;
+  // "higher by Q2 2026 than a year earlier" is answered by the year to June 2026.
+  if (reported.startsWith('y') && claimed !== null && /^[qh]\d$/.test(claimed) && Number(reported.slice(1)) === Number(claimed.slice(1)) * (claimed[0] === 'q' ? 3 : 6)) return true;
   return claimed === 'end' && (reported === 'q4' || reported === 'h2');
 }

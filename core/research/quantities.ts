@@ -304,7 +304,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const kind: Reading['kind'] = sign === 0 ? 'level' : 'change';
     const signed = sign < 0 ? -value : value;
     const head = nextWords.find((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !['per', 'cent', 'percent'].includes(w));
-    const clauseEndRel = after.search(/(?<!\d),|,(?!\s*(?:19|20)\d\d\b)|[;:)|]/);
+    // (A comma ends the clause unless it separates thousands, "2,640", or comes before a year, "June 30, 2025".)
+    const clauseEndRel = after.search(/,(?!\d{3}(?!\d))(?!\s*(?:19|20)\d\d\b)|[;:)|]/);
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
