@@ -69,7 +69,7 @@ const M = {
   future: ['(will|shall) #Adverb? not? #Adverb? .'],
   // Hedged forecasts; matched on the Modal tag and checked in code, because "May 2025" is not "may".
   hedged: '#Modal #Adverb? not? .',
-  greeting: ['^(hello|hi|welcome|thanks|thank|good morning|good afternoon|good evening|goodbye|congratulations)'],
+  greeting: ['^(hello|hi|welcome|thanks|thank|good morning|good afternoon|good evening|goodbye|congratulations)', '^have a (wonderful|great|safe|lovely|good|nice|happy) .', '^(enjoy your|safe travels|bon voyage)'],
   opinion: ['(i|we) #Adverb? (think|believe|feel|hope|wish|love|like|hate|reckon|suspect|doubt)', 'in my (view|opinion)', 'it is (great|wonderful|terrible|a shame|disgraceful|amazing)', '(i|we) (am|are|was|were|remain) #Adverb? (confident|proud|delighted|disappointed|sure|certain|convinced|optimistic|pessimistic|worried|concerned)', '^(frankly|honestly|personally|clearly|obviously)', '(deserve|deserves) (the|a|better)'],
   vague: ['(strive|striving|try|trying|best|excellence|world-class|proud|delighted|pleased|happy|thrilled|excited|passionate|hope|hopefully)'],
 };
@@ -87,6 +87,11 @@ const hasAny = (doc: View, patterns: readonly string[]): boolean => patterns.som
 // (of a body's view), "a season to remember", "in good shape", comparatives of mood ("gloomier").
 const OPINION = /\btoo\s+(?:many|much|few|little|high|low|long|short|slow|fast|late|early|expensive|cheap|big|small)\b|\bthe\s+(?:worst|best)\s+(?:i|we)\s*(?:'ve|have)\s+(?:ever\s+)?seen\b|\b(?:believes|thinks|feels)\s+(?:that\s+)?(?:the|a|an|its|their|our|this)\b|\bto remember\b|\bin (?:good|great|fine|rude|decent) (?:shape|health|heart)\b|\b(?:i'?m|i am|we'?re|we are)\s+(?:\w+\s+)?(?:gloomier|cheerier|happier|sadder|more (?:optimistic|pessimistic|hopeful|worried|confident))\b|\bwould have been (?:a|an) (?:fantasy|dream|miracle|joke)\b/i;
 // An aim with nothing to measure: "we want every reader to feel…", "we will continue to bring…", "we will keep working to earn…".
+// (Also a commitment to a state with nothing to measure, "We remain committed to being a good neighbour", "We aim
+// to keep improving every part of the journey", and a line that only introduces what follows, "Here is what you need to know".)
+const VAGUE_STATE = /^(?:we|i)\s+(?:remain|are|am)\s+(?:\w+\s+)?(?:committed|determined|dedicated)\s+to\s+(?:being|becoming|remaining|leading)\b(?![^.]*\d)|^(?:we|i)\s+(?:aim|want|hope|strive|try)\s+to\s+(?:keep\s+)?(?:improving|improve|get\s+better|be\s+the\s+best)\b(?![^.]*\d)|^here(?:'s|’s|\s+is|\s+are)\s+(?:what|how|everything)\b|^this\s+(?:plan|report|document|statement|update|review|page|strategy)\s+(?:sets\s+out|describes|explains|summari[sz]es|outlines)\b/i;
+// "2025 was a year of real progress", "2024 was a landmark year": a verdict on a year, with no figure in it.
+const YEAR_VERDICT = /^["“‘']?(?:19|20)\d\d(?:\/\d\d)?\s+(?:was|has\s+been|will\s+be|is)\s+(?:a|an)\s+(?:[\p{L}-]+\s+){0,3}year\b(?![^.]*\d)/iu;
 const VAGUE = /^(?:our|my)\s+(?:ambition|aim|vision|goal|hope|mission|dream)\s+is\b|^(?:we|i)\s+(?:want|would like|wish)\s+(?:every|all|each|our|the|people|you|everyone|readers|customers|fans|residents)\b[^.]{0,80}\b(?:to\s+)?(?:feel|be|see|know|enjoy|trust|believe)\b|^(?:we|i)\s+will\s+(?:continue|keep(?:\s+on)?|carry on)\s+(?:to\s+|working\s+to\s+|striving\s+to\s+)?(?:bring|work|earn|strive|try|serve|support|champion|listen|improve|do|build|deliver|push|fight)\b/i;
 const HEDGES = new Set(['may', 'might', 'could', 'should']);
 
@@ -165,7 +170,7 @@ export function readCues(sentence: string, selfNames: readonly string[] = []): C
     question: sentence.trim().endsWith('?'),
     greeting: either(M.greeting),
     opinion: either(M.opinion) || OPINION.test(sentence),
-    vague: either(M.vague) || VAGUE.test(sentence.trim()),
+    vague: either(M.vague) || VAGUE.test(sentence.trim()) || VAGUE_STATE.test(sentence.trim()) || YEAR_VERDICT.test(sentence.trim()),
     hedge: hedged(doc) && !/\bshould\b/i.test(sentence) && /\b(might|may|could)\b/i.test(sentence) && !/\b(could not|couldn't|may not|might not)\b/i.test(sentence),
     guidance: isGuidance(doc) || isGuidance(parsePlain(withoutOpener(asFirstPerson(sentence, selfNames)))) || BEST_WAY.test(sentence),
     commitment: hasAny(doc, M.pledge) || firstPersonFuture(doc),

@@ -206,3 +206,25 @@ describe('extractClaims: quotes are always verbatim', () => {
     );
   });
 });
+
+describe('extractClaims: what a press release says to its readers that is no claim', () => {
+  it('leaves out calls to use its own channels, greetings, verdicts on a year and commitments to a state, and keeps the figures beside them', () => {
+    const release = doc({
+      url: 'https://orrin-foods.example/press/2025-02',
+      publisher: 'Orrin Foods',
+      speakers: ['Orrin Foods'],
+      text: [
+        '2024 was a landmark year for Orrin Foods.',
+        'We sold 19.2 million loaves in 2024.',
+        'We remain committed to being a good neighbour.',
+        'This report sets out what we will deliver by 2027.',
+        'Follow us on social media for the latest news.',
+        'If you have an allergy, sign up to our newsletter and we will tell you about every recipe change.',
+        'To report a faulty loaf, call 0300 555 0100 free of charge.',
+        'Tickets for the bakery tour are on sale now at orrin-foods.example/tours.',
+        'Have a wonderful weekend!',
+      ].join('\n'),
+    });
+    expect(quotes(release, orrin)).toEqual(['We sold 19.2 million loaves in 2024.']);
+  });
+});

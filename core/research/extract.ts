@@ -121,7 +121,13 @@ export function isOffer(sentence: string): boolean {
     || /\b(?:call|ring|contact|phone|email|text)\s+(?:our|the)\s+(?:[\p{L}-]+\s+){0,3}(?:line|helpline|team|number|office|desk|centre|center)\b/iu.test(s)
     // "Cyclists are asked to take care…": a request to the public about the service itself.
     || /\b(?:are|is)\s+(?:being\s+)?(?:asked|reminded|requested|kindly asked)\s+to\b/i.test(s)
-    || /^you\s+can\b/i.test(s);
+    || /^you\s+can\b/i.test(s)
+    // "Follow us on social media", "Sign up to our newsletter", "Check the sailing status page before leaving home":
+    // a call to use the subject's own channels, not advice an authority could support or contradict.
+    || /\b(?:are|is)\s+(?:now\s+)?on\s+sale\b/i.test(s)
+    // "To report a power cut, call 105 free of charge."
+    || /^(?:to\s+[^,]{3,60},\s*)?(?:call|ring|phone|text|dial)\s+\d/i.test(s)
+    || /^(?:if\s+you\b[^,]{0,80},\s*)?(?:please\s+)?(?:follow|sign\s+up|subscribe|register|download|join|like|share|visit|check(?:\s+in)?|book|keep\s+an\s+eye\s+on)\b[^.;]*\b(?:us|our|online|newsletter|app|website|site|page|alerts|feed|channels?|social\s+media)\b/i.test(s);
 }
 
 /**
