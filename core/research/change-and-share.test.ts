@@ -184,3 +184,11 @@ describe('which figure is the claim\'s', () => {
     expect(judgeClaim(claim, [item('All 38 Corrow Valley Trust ranger teams now have six rangers or more.')], '2025-06-01').outcome).toBe('true');
   });
 });
+
+describe('the period of a change', () => {
+  it('dates a table\'s "Change on 2023" to 2024, the year it measures', () => {
+    const [, change] = readTableRow('Corrow Valley Trust | 2,138,400 | 6.2', 'Trust | Visitors 2024 | Change on 2023 (%)');
+    expect(change).toMatchObject({ kind: 'change', value: 6.2 });
+    expect([...change!.years]).toEqual(['2024']);
+  });
+});

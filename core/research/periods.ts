@@ -190,11 +190,15 @@ export function changeYears(kind: 'level' | 'change', clauseIn: string, sentence
   const own = periodYears(clause).size ? periodYears(clause) : periodYears(sentence);
   if (kind !== 'change') return own;
   const base = new Set<string>();
-  for (const m of sentence.matchAll(/\b(?:than|from|on|since|compared with|against|over)\s+(?:in\s+|the\s+)?((?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi)) for (const y of periodYears(m[1]!)) base.add(y);
+  // (The base may stand in a table's heading: "Change on 2023 (%)".)
+  for (const m of `${clause} ${sentence}`.matchAll(/\b(?:than|from|on|since|compared with|against|over)\s+(?:in\s+|the\s+)?((?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?)/gi)) for (const y of periodYears(m[1]!)) base.add(y);
   const rest = new Set([...own].filter((y) => !base.has(y)));
   if (rest.size) return rest;
   const all = new Set([...periodYears(sentence)].filter((y) => !base.has(y)));
-  return all;
+  if (all.size) return all;
+  // A one-year change named only by its base ("Change on 2023") is the change over the year after it.
+  const on = /\b(?:change|rise|fall|increase|decrease|growth)\s+on\s+((?:19|20)\d\d)\b/i.exec(`${clause} ${sentence}`);
+  return on ? new Set([String(Number(on[1]) + 1)]) : all;
 }
 
 const SPAN_MONTHS: Record<string, number> = { three: 3, '3': 3, six: 6, '6': 6, nine: 9, '9': 9, twelve: 12, '12': 12 };
