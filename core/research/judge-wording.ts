@@ -119,7 +119,8 @@ type Read = { signal: Signal; item: UsableItem; sentence: string; why: string };
 
 /** Whether two texts name years in common (a split year "2024/25" meets 2024 and 2025); true when either names none. */
 function sameYears(a: string, b: string): boolean {
-  const strip = (t: string) => t.replace(/\b(?:since|from|than|compared with|on)\s+(?:the\s+)?(?:start\s+of\s+)?(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/gi, ' ');
+  // (A year that only opens a span or names a base, "since March 2025", "than in 2023", is not the sentence's period.)
+  const strip = (t: string) => t.replace(/\b(?:since|from|than|compared with|on)\s+(?:the\s+)?(?:start\s+of\s+)?(?:\d{1,2}\s+)?(?:(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+)?(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?/gi, ' ');
   const spread = (t: string) => new Set([...periodYears(strip(t))].flatMap((y) => (y.includes('/') ? [y.slice(0, 4), String(Number(y.slice(0, 4)) + 1)] : [y])));
   const [x, y] = [spread(a), spread(b)];
   return x.size === 0 || y.size === 0 || [...x].some((v) => y.has(v));
