@@ -270,7 +270,8 @@ export function fragment(text: string, max = 160): string {
   return cut.slice(0, Math.max(cut.lastIndexOf(' '), 40)).replace(/[,;:]$/, '');
 }
 
-const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b|\bafter (?:the |its |their |our )?(?:[\p{L}'’]+\s+){0,2}(?:target|deadline|due date|promised date|planned date)\b/iu;
+// (Also "three weeks after the 1 June date it had promised", "two months behind its target".)
+const LATE = /\b(late|later than|behind schedule|overdue|after the deadline|delayed|postponed)\b|\bafter (?:the |its |their |our )?(?:[\p{L}'’]+\s+){0,2}(?:target|deadline|due date|promised date|planned date)\b|\b(?:days?|weeks?|months?|years?)\s+(?:after|behind)\s+(?:the|its|their|our)\s+(?:[\p{L}\d'’]+\s+){0,3}(?:date|target|deadline|schedule|plan)\b/iu;
 // A deed reported as happening at publication: "opened its doors today", "on Monday", "this week".
 const AT_PUBLICATION = /\b(?:today|yesterday|this week|this morning|last night|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b/i;
 const ON_TIME = /\b(on time|on schedule|ahead of schedule|ahead of time|before the deadline|by the deadline)\b/i;
