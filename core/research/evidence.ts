@@ -7,7 +7,7 @@ import { isIndependent, isPartyStatement, mayBeEvidence } from './rules.ts';
 import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
 import { isTableRow, readTableRow } from './table-figures.ts';
 import { readQuantities } from './quantities.ts';
-import { checkedFigures } from './judge-figures.ts';
+import { checkedFigures } from './claim-figures.ts';
 import { SERIES } from './judge-series.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or

@@ -1,5 +1,6 @@
 import { parse } from './parse.ts';
-import { checkedFigures, direction, readFigures } from './judge-figures.ts';
+import { direction, readFigures } from './judge-figures.ts';
+import { checkedFigures } from './claim-figures.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, remember, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';

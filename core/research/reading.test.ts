@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readQuantities } from './quantities.ts';
 import { readTableRow } from './table-figures.ts';
-import { checkedFigures, matchScore } from './judge-figures.ts';
+import { matchScore } from './judge-figures.ts';
+import { checkedFigures } from './claim-figures.ts';
 import { claimTerms, overlap } from './judge-text.ts';
 import { candidateClaims } from './criteria.ts';
 import { searchQuery, selectEvidence } from './evidence.ts';

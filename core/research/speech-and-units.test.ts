@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { extractClaims } from './extract.ts';
 import { claimActors, quotesSubject } from './grounding.ts';
 import { readQuantities } from './quantities.ts';
-import { matchScore, checkedFigures } from './judge-figures.ts';
+import { matchScore } from './judge-figures.ts';
+import { checkedFigures } from './claim-figures.ts';
 
 // Who speaks in a news article, the subject's words reported in another body's
 // document, numbers that name rather than count, and areas and temperatures.
