@@ -17,7 +17,7 @@ import {
   type Scenario,
 } from './calibration.ts';
 import { seededRandom } from './seeded-random.ts';
-import { JUDGE_CONFUSION_MEASURED } from '../method/judge-error.ts';
+import { judgeError } from '../method/judge-error.ts';
 
 // Issue #17: interval_80 should hold the true score in 75–85% of subjects in
 // every cell with n >= 10. The CI grid is every scenario at p = 0.2, 0.5, 0.8
@@ -233,7 +233,7 @@ describe('the simulation', () => {
   it('draws machine verdicts from the measured confusion, each subject\'s rows from Dirichlet(counts)', () => {
     // True/false credits at p = 0.6 meet only the rows of `true` and `false` of
     // the measured confusion, on average as measured:
-    const row = (g: number): readonly number[] => JUDGE_CONFUSION_MEASURED.overall.counts[g]!;
+    const row = (g: number): readonly number[] => judgeError('factual').measured.counts[g]!;
     const total = (g: number) => row(g).reduce((a: number, c) => a + c, 0);
     const creditOf = (g: number) => row(g).reduce((a: number, c, j) => a + c * (1 - j / 4), 0) / total(g);
     const credits = sampleOf({ scenario: S.judgeError, p: 0.6, n: 10 }, 10_000).flat();
