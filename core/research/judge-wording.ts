@@ -1,8 +1,8 @@
-import { parse } from './parse.ts';
 import { direction, readFigures } from './judge-figures.ts';
 import { checkedFigures } from './claim-figures.ts';
+import { termsOf, verbUses } from './verb-uses.ts';
 import { rankCondition } from './judge-rank.ts';
-import { claimTerms, isContent, overlap, remember, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
+import { claimTerms, isContent, overlap, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
 import { BODY_NOUNS, isFacilityName, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
@@ -17,14 +17,12 @@ import type { Outcome } from '../method/outcomes.ts';
 // compromise's tags. For guidance it asks whether an authority gives the same
 // advice (same action, same polarity) or the opposite.
 
-type Term = { text: string; normal: string; tags: string[]; post?: string };
 type Signal = 'support' | 'against' | 'partial';
 
 const DONE = new Set(['complete', 'finish', 'open', 'reopen', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'fulfil', 'fulfill', 'honour', 'honor', 'ship', 'award', 'appoint', 'pay', 'freeze', 'keep', 'hold', 'stay', 'remain'].map(stem));
 const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
 const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
-const NEGATORS = new Set(['nobody', 'none', 'neither', 'nor', 'never', 'not', 'no']);
 const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
 const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (?:our|its|their) (?:history|\d+-year history)|on record|of all time|since records began)\b|\brecord (?:high|low|number|total|year)\b`, 'i');
 const NOT_RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,40}\bsince\s+(?:(?:19|20)\d\d|records)\b(?!\s+began)|\b(?:second|third|fourth)[\s-]+${SUPERLATIVE}\b`, 'i');
@@ -47,50 +45,6 @@ const FIRST_PERSON = /\b(we|i|our|my|us)\b/i;
 const MOSTLY = /\b(mostly|largely|almost all|nearly all|broadly|in the main)\b/i;
 const ADVISE_AGAINST = /\b(advise against|advises against|not recommended|no longer recommend(ed|s)?|should not be used)\b/i;
 
-// The same evidence sentences are read for claim after claim; tagging is the costly part.
-const termCache = new Map<string, Term[]>();
-function termsOf(sentence: string): Term[] {
-  return termCache.get(sentence) ?? remember(termCache, sentence, (parse(sentence).json() as Array<{ terms: Term[] }>).flatMap((s) => s.terms));
-}
-
-/** Each verb-like word with whether it is negated or in the future, read back to the start of its clause. */
-type VerbUse = { stem: string; negative: boolean; future: boolean };
-const NOMINAL = ['Noun', 'Possessive', 'Adjective', 'Value', 'Determiner'];
-const isNominal = (t: Term | undefined) => !!t && t.tags.some((g) => NOMINAL.includes(g)) && !t.tags.includes('Pronoun');
-
-export function verbUses(sentence: string): VerbUse[] {
-  const terms = termsOf(sentence);
-  const out: VerbUse[] = [];
-  const verbal = terms.map((t) => (t.tags.includes('Verb') || (t.tags.includes('Adjective') && /(ed|en|open)$/i.test(t.text))) && !t.tags.some((g) => g === 'Auxiliary' || g === 'Modal' || g === 'Copula'));
-  terms.forEach((t, i) => {
-    if (!verbal[i]) return;
-    // Inside a noun phrase beside another verb ("publish our flour sourcing audit", "4,000 lead service pipes") it is a modifier.
-    const next = terms[i + 1];
-    if (isNominal(terms[i - 1]) && next?.tags.includes('Noun') && !next.tags.some((g) => g === 'Pronoun' || g === 'Possessive') && verbal.some((v, j) => v && j !== i)) return;
-    let negative = false;
-    let future = false;
-    for (let j = i - 1; j >= Math.max(0, i - 5); j--) {
-      const p = terms[j];
-      if (!p || /[,;:]/.test(p.post ?? '')) break;
-      if (p.tags.includes('Negative') || NEGATORS.has(p.normal) || p.normal === 'no one') negative = true;
-      // A modal ("promised that every branch would open", "could open") speaks of the deed, and does not report it done.
-      if (['will', 'shall', "won't", "'ll", 'would', "wouldn't", 'could', 'might', 'may', 'should', 'must'].includes(p.normal) || p.normal.endsWith("'ll") || (p.normal === 'going' && terms[j + 1]?.normal === 'to')) future = true;
-      if (p.normal === 'yet' && terms[j + 1]?.normal === 'to') negative = true;
-      // "had planned to recruit", "received money to open": an intention, not the deed.
-      if (j === i - 1 && p.normal === 'to') future = true;
-    }
-    out.push({ stem: stem(t.normal.replace(/[^\p{L}'-]/gu, '')), negative, future });
-  });
-  // Phrases that report an opening or a start in other words ("saw its first patients", "went live").
-  const opened = OPENED.exec(sentence);
-  if (opened) {
-    const negative = /\b(not|never|none|no|nothing|nobody|yet to)\b[^,;]{0,25}$/i.test(sentence.slice(0, opened.index)) || /n['’]t\s*$/i.test(sentence.slice(0, opened.index));
-    for (const v of ['open', 'launch', 'start', 'begin', 'operate']) out.push({ stem: stem(v), negative, future: false });
-  }
-  return out;
-}
-
-const OPENED = /\b(?:took|answered|handled)\s+(?:its|their)\s+first\s+(?:\d+\s+)?(?:call|calls|emergency|patient|order|booking|flight|train|service)\b|\b(?:saw|welcomed|served|received|admitted|treated|carried)\s+(?:its|their)\s+first\s+(?:patients|customers|passengers|visitors|students|pupils|shoppers|guests|users|readers|tenants|residents|fans|supporters)|\bopened\s+(?:its|their)\s+doors\b|\bwent\s+live\b|\bcame\s+into\s+(?:service|force|operation|use)\b|\bentered\s+service\b|\b(?:began|started)\s+(?:operating|operations|trading|service)\b|\bswitched\s+on\b/i;
 
 /**
  * The claim's own action verbs: what it says was, will be or should be done, and
