@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asFirstPerson, classifyClaim, findDeadline, readCues, topicOf } from './classify.ts';
+import { asFirstPerson, classifyClaim, readCues, topicOf } from './classify.ts';
+import { findDeadline } from './deadline.ts';
 import { ClassificationSchema } from './types.ts';
 import { documentPeriod } from './periods.ts';
 
