@@ -37,6 +37,9 @@ export function impliedFigures(quote: string, type: ClaimType): Reading[] {
   const moved = type === 'factual' && !SERIES.test(quote) && !SOME_PERIOD.test(quote) ? MOVED.exec(quote) : null;
   // (Two things said to move together, "print sales and web audience both grew", are two claims.)
   if (moved && /\b(?:both|and)\b/i.test(quote.slice(0, moved.index))) return [];
+  // A change compared with others' ("grew faster than any other contractor", "rose more than elsewhere") says
+  // how it ranks, which the change alone does not settle.
+  if (moved && /\b(?:faster|slower|more|less|further|quicker)\b[^.;]{0,40}\b(?:than|among)\b/i.test(quote.slice(moved.index))) return [];
   if (moved) {
     const up = /^(?:rose|risen|rise|rises|rising|increased|grew|grown|went\s+up|gone\s+up|(?:is|are|was|were)\s+up)$/i.test(moved[2]!);
     const negated = !!moved[1];

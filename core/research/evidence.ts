@@ -9,6 +9,7 @@ import { isTableRow, readTableRow } from './table-figures.ts';
 import { readQuantities } from './quantities.ts';
 import { checkedFigures } from './claim-figures.ts';
 import { SERIES } from './judge-series.ts';
+import { peerCondition } from './judge-peers.ts';
 
 // Stage "evidence": documents that bear on a claim, each with the passage (one or
 // two consecutive sentences, verbatim) that bears on it most, and whether it is
@@ -248,7 +249,7 @@ export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, doc
     if (!found) break;
     // A claim about every period of a run ("has gone up every year since 2019") is read against the whole
     // table, row by row, not against the one row that shares most of its words.
-    const passage = found.table_header && SERIES.test(claim.quote) ? { ...found, quote: tableBody(doc.text, doc.text.indexOf(found.quote)) } : found;
+    const passage = found.table_header && (SERIES.test(claim.quote) || peerCondition(claim.quote)) ? { ...found, quote: tableBody(doc.text, doc.text.indexOf(found.quote)) } : found;
     skip.push(passage.quote);
     items.push({
       url: doc.url,

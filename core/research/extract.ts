@@ -5,6 +5,7 @@ import { isOwnPublication } from './rules.ts';
 import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 import { attribute, QUOTE_MARKS, sentencesIn, subjectMatcher, tokens } from './attribution.ts';
+import { officersOf, withOfficers } from './officers.ts';
 
 export { subjectMatcher };
 
@@ -154,7 +155,9 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   const bySpeaker = subjectMatcher(subject);
   const others = doc.speakers.filter((s) => !bySpeaker(s));
   if (others.length === doc.speakers.length) return [];
-  const isSubject = subjectMatcher(subject, others);
+  // People the document introduces in an office of the subject speak for it (officers.ts).
+  const officers = subject.kind === 'person' ? [] : officersOf(doc.text, [subject.name, ...subject.aliases]).filter((o) => !others.some((sp) => tokens(sp).join(' ') === o.join(' ')));
+  const isSubject = withOfficers(subjectMatcher(subject, others), officers, others);
   const ownPublication = isOwnPublication(doc, subject);
   const units = attribute(doc.text, isSubject, doc.speakers, ownPublication, subject.kind !== 'person');
   const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);

@@ -65,6 +65,7 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   // worded either way), nor is the total a count is out of, nor a span of time that defines a measure.
   if (c.unit !== e.unit || e.target || e.negated || e.threshold !== null || e.denominator || e.duration || e.nearly) return null;
   if (e.forecast && type !== 'guidance') return null;
+  if (!!c.rate !== !!e.rate) return null;
   // A promise's or forecast's month is its due date, not the period it measures: done in May against "by March" is late, not another thing.
   const forOutcome = type === 'promise' || type === 'prediction' || type === 'guidance';
   const period = forOutcome ? samePeriod({ ...c, months: new Set() }, e) : samePeriod(c, e);

@@ -1,4 +1,5 @@
 import { namesIn } from './grounding.ts';
+import { peersFinding } from './judge-peers.ts';
 import type { Finding, JudgeInput } from './judge-types.ts';
 import type { ResolvedOutcome } from '../method/outcomes.ts';
 
@@ -66,6 +67,9 @@ function placeOf(entity: string, sentence: string, header: string | undefined, r
 
 export function rankJudge(input: JudgeInput): Finding {
   const { claim, items } = input;
+  // A place among peers by a measure is read from the table that lists them (judge-peers.ts).
+  const peers = peersFinding(input);
+  if (peers) return peers;
   const cond = rankCondition(claim.quote);
   if (!cond) return { outcome: 'unresolvable', reason: 'No place to check: the claim states no rank.', basis: [], applies: false };
   const self = [claim.speaker.toLowerCase()];

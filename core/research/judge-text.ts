@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import nlp from 'compromise';
 import type { CandidateClaim } from './types.ts';
 
@@ -38,11 +39,31 @@ const IRREGULAR: Record<string, string> = {
 
 const hasVowel = (s: string) => /[aeiouy]/.test(s);
 
+// WordNet's exception lists (through wink-lemmatizer) for the irregular forms the list above does not name:
+// "lent" is "lend", "sought" is "seek", "criteria" is "criterion". Only a form the suffix rules cannot reach
+// (no "-s", "-ed" or "-ing") is taken from them.
+const lemmatizer = createRequire(import.meta.url)('wink-lemmatizer') as { verb(w: string): string; noun(w: string): string };
+const BASES = new Map<string, string>();
+function irregularBase(w: string): string {
+  let base = BASES.get(w);
+  if (base === undefined) {
+    base = w;
+    if (/^[a-z]{3,}$/.test(w) && !/(?:s|ed|ing)$/.test(w)) {
+      const verb = lemmatizer.verb(w);
+      const noun = lemmatizer.noun(w);
+      base = verb !== w ? verb : noun;
+    }
+    BASES.set(w, base);
+  }
+  return base;
+}
+
 /** A light suffix-stripping stem, enough to match "replaced" with "replace" and "supplies" with "supplied". */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/['’]s?$/, '');
   const irregular = IRREGULAR[w];
   if (irregular) w = irregular;
+  else w = irregularBase(w);
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (/(ss|sh|ch|x|zz)es$/.test(w)) w = w.slice(0, -2);

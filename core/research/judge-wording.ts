@@ -43,6 +43,11 @@ const UNCONFIRMED = /\b(unable to (?:confirm|verify)|could not (?:confirm|verify
 const SHORTFALL = /\b(fell short|falls short|fall short|short of|only partly|partly|partially|in part|only some|only half)\b/i;
 const FIRST_PERSON = /\b(we|i|our|my|us)\b/i;
 const MOSTLY = /\b(mostly|largely|almost all|nearly all|broadly|in the main)\b/i;
+// A claim about every one of a kind, and a sentence that reports a part of them ("11 of the 40", "only some").
+const EVERY_ONE = /\b(?:every|each|all)\s+(?!year|quarter|month|week|day|season|time|of\s+(?:this|that|it)\b)[\p{L}\d]/iu;
+const SOME_OF = /\b\d[\d,]*\s+(?:[\p{L}-]+\s+){0,2}?(?:of|out\s+of)\s+(?:the\s+|its\s+|their\s+)?\d[\d,]*\b|\b(?:only|just)\s+(?:some|a\s+few|a\s+minority|\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half)\b|\bsome\s+of\s+(?:the|its|their)\b/iu;
+// A commitment that a state will last ("will stay open until", "will remain free through", "will keep … until").
+const CONTINUING = /\b(?:stay|stays|remain|remains|keep|keeps|continue|continues|hold|holds)\b[^.;]{0,60}\b(?:until|till|through|throughout|to the end of|for the rest of)\b/i;
 const ADVISE_AGAINST = /\b(advise against|advises against|not recommended|no longer recommend(ed|s)?|should not be used)\b/i;
 
 
@@ -167,7 +172,13 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
-    else if (!differ && figuresStated && speakerNamed && enough && !(claim.claim_type === 'factual' && SHARE_OF.test(claim.quote)) && !(COMPARISON.test(claim.quote) && !COMPARISON.test(sentence))) say('support', forward ? 'reports it done' : 'confirms it in the same words');
+    else if (!differ && figuresStated && speakerNamed && enough && !(claim.claim_type === 'factual' && SHARE_OF.test(claim.quote)) && !(COMPARISON.test(claim.quote) && !COMPARISON.test(sentence))) {
+      // "Every clinic will offer evening appointments" against "11 of the 40 clinics offered them": some, not all.
+      if (EVERY_ONE.test(claim.quote) && SOME_OF.test(sentence)) say('partial', 'reports it done by some of them only');
+      // "The clinics will stay open until the end of March": only a source from the end of that time can say they did.
+      else if (forward && CONTINUING.test(claim.quote) && claim.deadline && item.published < claim.deadline) continue;
+      else say('support', forward ? 'reports it done' : 'confirms it in the same words');
+    }
   }
   // "the only one to grow its land bank" against "was not alone in adding land".
   if (EXCLUSIVE.test(claim.quote) && NOT_EXCLUSIVE.test(sentence)) say('against', 'says others did it too');

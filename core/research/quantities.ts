@@ -51,6 +51,8 @@ export type Reading = {
   context: Set<string>;
   /** The words of the figure's own clause, which break ties between figures of one sentence. */
   clause?: Set<string>;
+  /** A rate per so many of something ("905 complaints per 100,000 accounts"): never the count itself. */
+  rate?: boolean;
   years: Set<string>;
   months: Set<string>;
   /** Part of a year the figure is for: "q1".."q4", "h1", "h2", or null for a whole year or none said. */
@@ -69,7 +71,7 @@ const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 
 const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
 /** Areas in square metres. */
 const AREA: Record<string, number> = { hectare: 1e4, hectares: 1e4, ha: 1e4, acre: 4046.8564224, acres: 4046.8564224, 'km²': 1e6, 'sq km': 1e6, 'square km': 1e6, 'square kilometre': 1e6, 'square kilometres': 1e6, 'square kilometer': 1e6, 'square kilometers': 1e6, 'square mile': 2_589_988.11, 'square miles': 2_589_988.11, 'sq miles': 2_589_988.11 };
-const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
+const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, min: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
 // ("top" is not among them: "the top rating of 5" names a level, and "topped £1bn" a bound.)
@@ -95,7 +97,7 @@ const FIGURE = new RegExp(
     // 6 fraction words
     String.raw`\b(${FRACTION_WORDS})\b(?!-)`,
     // 7 number words, 8 scale, 9 unit
-    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(per\s?cent|percent|pounds|dollars|euros|pence|cents|hectares|acres|degrees|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
+    String.raw`\b(${WORDNUM})(?:\s+(thousand|million|billion))?(?:\s+(percentage\s+points?|per\s?cent|percent|pounds|dollars|euros|pence|cents|hectares|acres|degrees|km|kilomet(?:re|er)s|miles|minutes|hours|(?:working\s+|business\s+|calendar\s+)?days|weeks|months|years))?\b`,
   ].join('|'),
   'giu',
 );
@@ -133,9 +135,32 @@ function unitOf(raw: string | undefined, currency: string | undefined): { unit: 
   if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
   if (AREA[u] !== undefined) return { unit: 'area', factor: AREA[u]! };
   if (u.startsWith('°') || u.startsWith('degree')) return { unit: 'temperature', factor: 1 };
+  // A working or business day is a fifth of a working week: 82 working days are 16.4 weeks.
+  const working = /^(?:working|business)\s+days?$/.test(u);
   const t = u.replace(/^(working|business|calendar)\s+/, '');
-  if (TIME[t] !== undefined) return { unit: 'duration', factor: TIME[t]! };
+  if (TIME[t] !== undefined) return { unit: 'duration', factor: working ? TIME.week! / 5 : TIME[t]! };
   return { unit: 'count', factor: 1 };
+}
+
+/**
+ * The words of a figure's own clause; a clause that names nothing ("…, up 6.8%") carries on the one before it
+ * ("Gross written premiums reached £3.03bn, up 6.8%": the premiums).
+ */
+function ownClause(sentence: string, clause: string, clauseStart: number, at: number, context: Set<string>): Set<string> {
+  const words = new Set([...contentStems(clause)].filter((w) => context.has(w)));
+  if (clauseStart <= 0 || !/^\s*(?:up|down)\s+(?:by\s+)?[£$€]?\s*$/i.test(sentence.slice(clauseStart + 1, at))) return words;
+  const before = sentence.slice(0, clauseStart);
+  const start = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
+  return new Set([...contentStems(`${before.slice(start + 1)} ${clause}`)].filter((w) => context.has(w)));
+}
+
+/** The unit of measure a table heading names in brackets, when it is a length, area, duration or temperature. */
+function headerUnit(header: string | undefined): { unit: Unit; factor: number } | null {
+  for (const m of (header ?? '').matchAll(/\(([^()]{1,20})\)/g)) {
+    const u = unitOf(m[1]!.replace(/^(?:in|average)\s+/i, ''), undefined);
+    if (['length', 'area', 'duration', 'temperature'].includes(u.unit)) return u;
+  }
+  return null;
 }
 
 export function direction(text: string): 1 | -1 | 0 {
@@ -151,6 +176,9 @@ const CHANGE_MODIFIERS = new Set(['the', 'a', 'an', 'further', 'another', 'addit
 const CHANGE_NOUN = /^\s*(?:[\p{L}-]+\s+)?(?:rise|rises|increase|increases|fall|falls|drop|drops|decline|declines|decrease|decreases|reduction|reductions|cut|cuts|hike|hikes|jump|uplift)\b/iu;
 // A noun of change, then a verb of being, then the figure ("the rise was", "reduction in risk is", "increase will be no higher than").
 const COPULA_CHANGE = /\b(rise|increase|fall|drop|decline|decrease|reduction|cut|hike|jump|uplift)s?\b[^,;:]{0,40}?\b(?:is|was|were|are|will\s+be|would\s+be|has\s+been|had\s+been|came\s+to|amounted\s+to|totalled|totaled)\b(?:\s+(?:no|not)\s+(?:more|higher|greater|less|lower)\s+than|\s+(?:at\s+least|at\s+most|about|around|just|only|nearly|almost|over|under|below|above))?\s*$/i;
+
+/** "per 100,000 accounts", "per head", "per 1,000 residents": a rate, not a count. */
+export const PER_MANY = /\bper\s+(?:[\d,]+|head|capita|person|resident|hundred|thousand|million)\b/i;
 
 /** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
 export const NEARLY = 0.95;
@@ -170,6 +198,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
   const headerPercent = header !== undefined && /%|per ?cent|percent|share|proportion|rate\b/i.test(header);
   const headerMoney = header !== undefined && /[£$€]/.test(header);
   const headerChange = header !== undefined && /\bchange\b|increase|decrease|growth|\bfall\b|\brise\b/i.test(header);
+  // A unit of measure a heading names in brackets ("Average security wait (min)", "Length (km)", "Area (ha)")
+  // is the unit of the bare cells under it.
+  const headerMeasure = headerUnit(header);
   for (const m of sentence.matchAll(FIGURE)) {
     const at = m.index;
     const end = at + m[0].length;
@@ -226,6 +257,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       unit = u.unit;
       if (unit === 'count' && headerPercent) unit = 'percent';
       if (unit === 'count' && headerMoney) unit = 'money';
+      if (unit === 'count' && headerMeasure && !m[3]) [unit, value] = [headerMeasure.unit, value * headerMeasure.factor];
       }
     } else if (m[5] !== undefined) {
       const parts = m[5].toLowerCase().split(/\s+/).filter((w) => w !== 'every');
@@ -283,6 +315,16 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     else if (['less than', 'fewer than', 'lower than'].includes(p2) || ['below', 'under'].includes(p1)) threshold = 'below';
     else if (['more than', 'greater than', 'higher than', 'in excess of', 'upwards of'].includes(p2) || ['above', 'exceed', 'exceeds', 'exceeded', 'exceeding', 'over', 'beyond', 'top', 'tops', 'topping', 'surpass', 'pass', 'passed'].includes(p1)) threshold = 'above';
     if (justOver && !threshold) threshold = 'above';
+    // "never had a rating lower than five", "did not fall below 90%": a denied bound is the opposite bound,
+    // met at the figure itself (unless the denial is the bound's own word: "no more than", "not less than").
+    let boundDenied = false;
+    const ownNegator = ['no more than', 'not more than', 'no higher than', 'not exceed', 'no greater than', 'no fewer than', 'no less than', 'not less than'].includes(p3);
+    if (threshold !== null && !ownNegator) {
+      const boundWords = ['less than', 'fewer than', 'lower than', 'more than', 'greater than', 'higher than', 'in excess of', 'upwards of', 'at least', 'at most', 'up to'].includes(p2) || ['in excess of'].includes(p3) ? 2 : 1;
+      if (lead.slice(0, -boundWords).slice(-6).some((x) => NEGATORS.has(x) || /n['’]t$/.test(x))) {
+        [threshold, inclusive, boundDenied] = [threshold === 'below' ? 'above' : 'below', !inclusive, true];
+      }
+    }
     const clauseDir = direction(sentence.slice(clauseStart + 1, at));
     const nextDir = direction(nextWords.slice(0, 1).join(' '));
     let sign = 0;
@@ -309,7 +351,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     const clause = sentence.slice(clauseStart + 1, end + (clauseEndRel < 0 ? after.length : clauseEndRel));
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
-    const durationDefinition = unit === 'duration' && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,80}$/i.test(sentence.slice(clauseStart + 1, at));
+    const durationDefinition = unit === 'duration' && header === undefined && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,80}$/i.test(sentence.slice(clauseStart + 1, at));
     const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && !/\b(?:total|average|sum|maximum|minimum|peak|high|low|record)\s+of\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * NEARLY : signed;
@@ -323,7 +365,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
         || /\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)),
       // (or said of the future after it: "all 640 homes would be treated by March")
       forecast: prev.some((w) => FORECAST.has(w)) || /^[^,;.]{0,40}?\b(?:would|will|shall)\s+(?:be|have|need|take|get)\b/i.test(after),
-      negated: prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
+      negated: !boundDenied && prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),
       duration: durationDefinition,
       denominator,
       base: /\b(?:from|compared\s+with|compared\s+to|against)\s+(?:a\s+|the\s+)?(?:[£$€]\s?)?$/i.test(before),
@@ -332,7 +374,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       // What a count counts: the words of the noun phrase after it ("41 fire engines", "28 firefighters").
       counted: new Set(nextWords.slice(0, 6).filter((w) => isContent(w) && !Object.keys(SCALE).includes(w) && !GENERIC.has(w)).slice(0, 3).map(stem)),
       context,
-      clause: new Set([...contentStems(clause)].filter((w) => context.has(w))),
+      clause: ownClause(sentence, clause, clauseStart, at, context),
+      rate: PER_MANY.test(after.split(/[,;:]/)[0]!.split(/\s+/).slice(0, 8).join(' ')),
       // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
       years: changeYears(kind, `${clause} ${header ?? ''}`, sentence),
       months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),

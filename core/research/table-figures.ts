@@ -1,5 +1,5 @@
 import { contentStems, yearsIn } from './judge-text.ts';
-import { readQuantities, type Reading } from './quantities.ts';
+import { PER_MANY, readQuantities, type Reading } from './quantities.ts';
 
 // Figures read from tables (a row under its column headings) and changes a source gives only as two
 // levels: what the figures judge reads besides a sentence's own quantities (quantities.ts).
@@ -14,7 +14,7 @@ export function readTableRow(row: string, header: string): Reading[] {
     if (j > 0 && heads[j] !== undefined) {
       // A cell measures what its heading says, in a table whose other headings say what it is about.
       // A heading of one word ("Change", "%") is about the column before it ("Average bill 2026-27 | Change").
-      const own = heads[j];
+      const own = ofColumnBefore(heads[j]) && j > 1 ? `${heads[j]} ${heads[j - 1]}` : heads[j];
       const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
       // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
       const money = /[£$€]/.test(label);
@@ -25,12 +25,17 @@ export function readTableRow(row: string, header: string): Reading[] {
         const unit = bare && money && r.unit === 'count' ? { unit: 'money' as const } : {};
         // What a cell counts is what its own heading names ("Smart meters installed").
         const counted = new Set([...contentStems(own)].filter((w) => !/^(?:million|billion|thousand|total|number|chang|per|cent|percent|rat|share)$/.test(w)));
-        out.push({ ...r, ...scaled, ...unit, counted, base: undefined, at: r.at + offset });
+        out.push({ ...r, ...scaled, ...unit, counted, clause: contentStems(own), rate: PER_MANY.test(own), base: undefined, at: r.at + offset });
       }
     }
     offset += cell.length + 1;
   });
   return out;
+}
+
+/** A heading that says only that its column is a change ("Change", "Change on 2023 (%)", "% change"): of the column before. */
+export function ofColumnBefore(heading: string): boolean {
+  return /\bchange\b/i.test(heading) && [...contentStems(heading.replace(/\b(?:change|on|from|since|year|(?:19|20)\d\d(?:[/-]\d{2,4})?)\b|[%()]/gi, ' '))].length === 0;
 }
 
 /** The year written just after a figure ("15.6 million in 2023"), else null. */

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { extractClaims } from './extract.ts';
+import { officersOf, withOfficers } from './officers.ts';
+import { wordingJudge } from './judge-wording.ts';
+import { candidateClaims } from './criteria.ts';
+import { sentenceSpans } from './judge-text.ts';
+
+// People a document introduces in an office of the subject speak for it; promises about every one of a kind
+// and promises that a state will last are confirmed only by what shows as much. Invented subjects throughout.
+
+const insurer = { name: 'Fenmoor Insurance Group', kind: 'organisation' as const, aliases: ['Fenmoor', 'Fenmoor Direct'], urls: ['https://fenmoor-group.example'] };
+const doc = (text: string, extra: Record<string, unknown> = {}) => ({
+  url: 'https://harbour-ledger.example/2025/03/06/fenmoor', title: 'Fenmoor', publisher: 'Harbour Ledger', published: '2025-03-06', speakers: ['Fenmoor Insurance Group'], text, ...extra,
+});
+
+describe('officers of the subject', () => {
+  it('finds people introduced in an office of the subject, and not of another body', () => {
+    const text = [
+      'Witnesses: Ruth Amberley, Group Chief Executive, Fenmoor Insurance Group; Tomas Brennan, Managing Director, Hartwell Assurance.',
+      'Its chief executive, Ruth Amberley, answered first.',
+      "Fenmoor's finance director, Ada Quill, was also present.",
+      'Nerys Callow, who has run the group since 2022, was not.',
+      'This morning on Fenmoor Talks, the editor of the Ledger, Jo Pike, spoke.',
+    ].join('\n');
+    const names = officersOf(text, [insurer.name, ...insurer.aliases]).map((n) => n.join(' '));
+    expect(names).toEqual(expect.arrayContaining(['ruth amberley', 'ada quill', 'nerys callow']));
+    expect(names).not.toContain('tomas brennan');
+    expect(names).not.toContain('fenmoor talks');
+    expect(names).not.toContain('jo pike');
+    // "its" and "the group" speak of the organisation only when the subject was just named.
+    expect(officersOf('Hartwell Assurance reported results. Its chief executive, Lee Marr, was pleased.', [insurer.name, ...insurer.aliases])).toEqual([]);
+  });
+
+  it('matches an officer by full name or by surname after a title, unless another speaker shares it', () => {
+    const base = (t: string) => /fenmoor/i.test(t);
+    const is = withOfficers(base, [['ruth', 'amberley']], []);
+    expect(is('Ms Amberley said')).toBe(true);
+    expect(is('Ruth Amberley added')).toBe(true);
+    expect(is('Tomas Brennan said')).toBe(false);
+    const shared = withOfficers(base, [['ruth', 'amberley']], ['Kit Amberley']);
+    expect(shared('Ms Amberley said')).toBe(false);
+  });
+
+  it("reads an officer's quotations, reported speech and transcript turns as the subject's claims", () => {
+    const article = [
+      'Shares in Fenmoor Insurance Group climbed 6% on Wednesday.',
+      'Ruth Amberley, who has run the group since 2022, was in buoyant mood.',
+      '“We now have the lowest complaint uphold rate of any of the big five motor insurers,” she said.',
+      'Ms Amberley said the group would make no acquisitions this year.',
+      '“The dividend target looks stretching,” said Priya Lal, an analyst at Fenwick Securities.',
+    ].join('\n');
+    const quotes = extractClaims(doc(article), insurer).map((c) => c.quote);
+    expect(quotes).toContain('We now have the lowest complaint uphold rate of any of the big five motor insurers');
+    expect(quotes.some((q) => q.includes('would make no acquisitions this year'))).toBe(true);
+    expect(quotes.some((q) => q.includes('stretching'))).toBe(false);
+    const transcript = [
+      'Witnesses: Ruth Amberley, Group Chief Executive, Fenmoor Insurance Group; Tomas Brennan, Managing Director, Hartwell Assurance.',
+      'Chair: How long does a customer wait to have a motor claim paid?',
+      'Ruth Amberley: The average motor claim at Fenmoor now takes 26 days from first notification to payment.',
+      'Tomas Brennan: At Hartwell it takes about 28 days on average from notification to payment.',
+    ].join('\n');
+    const turns = extractClaims(doc(transcript, { url: 'https://assembly.example/evidence/2025-10-14', publisher: 'Assembly Economy Committee' }), insurer).map((c) => c.quote);
+    expect(turns.some((q) => q.includes('26 days'))).toBe(true);
+    expect(turns.some((q) => q.includes('28 days'))).toBe(false);
+    // Without the introduction, the same turn is no one's the engine knows.
+    const bare = extractClaims(doc(transcript.split('\n').slice(1).join('\n'), { url: 'https://assembly.example/evidence/2025-10-15', publisher: 'Assembly Economy Committee' }), insurer).map((c) => c.quote);
+    expect(bare.some((q) => q.includes('26 days'))).toBe(false);
+  });
+});
+
+describe('promises about every one of a kind, and promises that a state will last', () => {
+  const agency = { name: 'Wrenfold Health Agency', kind: 'organisation' as const, aliases: [], urls: ['https://wrenfold-health.example'] };
+  const claimOf = (text: string) => {
+    const [c] = candidateClaims({ url: 'https://wrenfold-health.example/news', title: 'Clinics', publisher: agency.name, published: '2025-10-01', speakers: [agency.name], text }, agency);
+    if (!c) throw new Error(`no claim in "${text}"`);
+    return c;
+  };
+  const items = (quote: string, published: string) => [{ url: `https://inspectorate.example/${published}`, publisher: 'Health Services Inspectorate', published, quote, independent_of_subject: true, relevance: 0.6, sentences: sentenceSpans(quote).map((s) => quote.slice(s.start, s.end)) }];
+
+  it('reads "11 of the 40 clinics did it" as done by some only', () => {
+    const claim = claimOf('Every clinic will offer evening appointments until 8pm by the end of December.');
+    const found = wordingJudge({ claim, items: items('By the end of December, 11 of the 40 clinics offered evening appointments until 8pm.', '2026-02-20') });
+    expect(found.outcome).not.toBe('true');
+    const all = wordingJudge({ claim, items: items('By the end of December every clinic offered evening appointments until 8pm.', '2026-02-20') });
+    expect(all.outcome).toBe('true');
+  });
+
+  it('takes a promise that a state will last as kept only from a source at the end of that time', () => {
+    const claim = claimOf('The clinics will stay open for walk-ins until the end of March 2026.');
+    expect(wordingJudge({ claim, items: items('The clinics stayed open for walk-ins through the winter.', '2026-02-20') }).outcome).toBe('unresolvable');
+    expect(wordingJudge({ claim, items: items('The clinics stayed open for walk-ins until the end of March 2026.', '2026-04-10') }).outcome).toBe('true');
+  });
+});
