@@ -1,6 +1,8 @@
 import { contentStems, isContent, monthsIn, stem, words } from './judge-text.ts';
 import { namesIn } from './grounding.ts';
 import { changeYears, partOfYear } from './periods.ts';
+import { headerUnit, unitOf, type Unit } from './units.ts';
+import { FRACTIONS, SMALL, wordNumber } from './number-words.ts';
 
 // Figures as quantities (methodology, "Figures"): each number a sentence states,
 // with its unit converted to one base (money in whole currency units, pence and
@@ -14,7 +16,7 @@ import { changeYears, partOfYear } from './periods.ts';
 // ("742 of its 1,150 overflows": 1,150 is the denominator). Years, days of the
 // month and ordinals ("22nd") are not figures.
 
-export type Unit = 'percent' | 'points' | 'money' | 'count' | 'length' | 'duration' | 'area' | 'temperature';
+export type { Unit };
 
 export type Reading = {
   text: string;
@@ -59,19 +61,7 @@ export type Reading = {
   part: string | null;
 };
 
-const SMALL: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14,
-  fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
-};
-const FRACTIONS: Record<string, number> = {
-  'a fifth': 20, 'one fifth': 20, 'a quarter': 25, 'one quarter': 25, 'a third': 100 / 3, 'one third': 100 / 3, 'a half': 50, half: 50, 'one half': 50,
-  'two thirds': 200 / 3, 'two-thirds': 200 / 3, 'three quarters': 75, 'three-quarters': 75, 'two fifths': 40, 'three fifths': 60, 'four fifths': 80, 'a tenth': 10, 'one tenth': 10,
-};
 const SCALE: Record<string, number> = { thousand: 1e3, k: 1e3, million: 1e6, m: 1e6, mn: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12 };
-const LENGTH: Record<string, number> = { km: 1000, kilometre: 1000, kilometres: 1000, kilometer: 1000, kilometers: 1000, metre: 1, metres: 1, meter: 1, meters: 1, mile: 1609.344, miles: 1609.344 };
-/** Areas in square metres. */
-const AREA: Record<string, number> = { hectare: 1e4, hectares: 1e4, ha: 1e4, acre: 4046.8564224, acres: 4046.8564224, 'km²': 1e6, 'sq km': 1e6, 'square km': 1e6, 'square kilometre': 1e6, 'square kilometres': 1e6, 'square kilometer': 1e6, 'square kilometers': 1e6, 'square mile': 2_589_988.11, 'square miles': 2_589_988.11, 'sq miles': 2_589_988.11 };
-const TIME: Record<string, number> = { second: 1 / 60, seconds: 1 / 60, secs: 1 / 60, minute: 1, minutes: 1, mins: 1, min: 1, hour: 60, hours: 60, hrs: 60, day: 1440, days: 1440, week: 10080, weeks: 10080, month: 43_830, months: 43_830, year: 525_960, years: 525_960 };
 const MONTH = /^(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
 const stems = (list: string) => new Set(list.split(' ').map(stem));
 // ("top" is not among them: "the top rating of 5" names a level, and "topped £1bn" a bound.)
@@ -102,45 +92,6 @@ const FIGURE = new RegExp(
   'giu',
 );
 
-function wordNumber(s: string): number | null {
-  const [whole, decimals] = s.toLowerCase().split(/\s+point\s+/);
-  if (decimals !== undefined) {
-    const n = wordNumber(whole!);
-    const ds = decimals.split(/\s+/).map((w) => (w === 'zero' || w === 'nought' ? 0 : SMALL[w]));
-    if (n === null || ds.some((d) => d === undefined || d > 9)) return null;
-    return Number(`${n}.${ds.join('')}`);
-  }
-  let total = 0;
-  let current = 0;
-  for (const w of s.toLowerCase().split(/[\s-]+/)) {
-    if (w === 'and') continue; // "three hundred and fifty"
-    const v = SMALL[w];
-    if (v === undefined) return null;
-    if (v === 100) current = (current || 1) * 100;
-    else current += v;
-  }
-  total += current;
-  return total;
-}
-
-function unitOf(raw: string | undefined, currency: string | undefined): { unit: Unit; factor: number } {
-  const u = (raw ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
-  if (currency) return { unit: 'money', factor: 1 };
-  if (!u) return { unit: 'count', factor: 1 };
-  // ("percentage points" before "per…": a difference of two shares is not a share.)
-  if (u.startsWith('percentage') || u === 'pp' || u.startsWith('point')) return { unit: 'points', factor: 1 };
-  if (u === '%' || u.startsWith('per') || u === 'percent') return { unit: 'percent', factor: 1 };
-  if (u === 'p' || u === 'pence' || u.startsWith('cent')) return { unit: 'money', factor: 0.01 };
-  if (/^(?:pounds?|dollars?|euros?)$/.test(u)) return { unit: 'money', factor: 1 };
-  if (LENGTH[u] !== undefined) return { unit: 'length', factor: LENGTH[u]! };
-  if (AREA[u] !== undefined) return { unit: 'area', factor: AREA[u]! };
-  if (u.startsWith('°') || u.startsWith('degree')) return { unit: 'temperature', factor: 1 };
-  // A working or business day is a fifth of a working week: 82 working days are 16.4 weeks.
-  const working = /^(?:working|business)\s+days?$/.test(u);
-  const t = u.replace(/^(working|business|calendar)\s+/, '');
-  if (TIME[t] !== undefined) return { unit: 'duration', factor: working ? TIME.week! / 5 : TIME[t]! };
-  return { unit: 'count', factor: 1 };
-}
 
 /**
  * The words of a figure's own clause; a clause that names nothing ("…, up 6.8%") carries on the one before it
@@ -152,15 +103,6 @@ function ownClause(sentence: string, clause: string, clauseStart: number, at: nu
   const before = sentence.slice(0, clauseStart);
   const start = Math.max(before.lastIndexOf(','), before.lastIndexOf(';'), before.lastIndexOf(':'), before.lastIndexOf('('), before.lastIndexOf('|'));
   return new Set([...contentStems(`${before.slice(start + 1)} ${clause}`)].filter((w) => context.has(w)));
-}
-
-/** The unit of measure a table heading names in brackets, when it is a length, area, duration or temperature. */
-function headerUnit(header: string | undefined): { unit: Unit; factor: number } | null {
-  for (const m of (header ?? '').matchAll(/\(([^()]{1,20})\)/g)) {
-    const u = unitOf(m[1]!.replace(/^(?:in|average)\s+/i, ''), undefined);
-    if (['length', 'area', 'duration', 'temperature'].includes(u.unit)) return u;
-  }
-  return null;
 }
 
 export function direction(text: string): 1 | -1 | 0 {
