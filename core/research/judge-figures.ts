@@ -86,6 +86,9 @@ export function matchScore(c: Reading, e: Reading, type: ClaimType): number | nu
   // million homes") needs more than one word in common to be taken for the same measure (a table cell is named
   // by its headings, and is matched as they allow).
   if (c.unit === 'count' && e.counted?.size && c.counted?.size && ![...c.counted].some((w) => e.counted!.has(w) || e.context.has(w)) && score < 2) return null;
+  // Counts of two named kinds of thing ("58 sailings" for "63 passengers"): different measures, whatever else
+  // their sentences share.
+  if (c.unit === 'count' && e.counted?.size && c.counted?.size && ![...c.counted].some((w) => e.counted!.has(w)) && ![...e.counted].some((w) => c.context.has(w)) && !(c.head && c.head === e.head)) return null;
   // Between figures of one sentence, the one whose own clause shares the claim's words other than the noun they
   // count ("net debt ended the year at $1.06 billion"; "on-time measure was 84.1%" for "88.6% of our trains arrived
   // on time", not "3.2% of its trains were cancelled", though both count trains).

@@ -304,7 +304,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       unit, kind, threshold, inclusive, nearly,
       // "received £2.4m to open 150 hubs", "had planned to recruit 85": a figure in a purpose or plan is not an outcome.
       target: lead.slice(-4).some((w) => TARGET.has(stem(w))) || /\b(target|goal|standard|commitment|plan|budget|ambition|aim)\s+(?:of|was|is|to)\s*$/i.test(before)
-        || /\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)),
+        || (/\bto\s+(?!(?:about|around|roughly|nearly|almost|just|some|over|under|more|less|fewer|between|at|an?|the)\b)[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at))
+          // ("Storms forced us to cancel 212 sailings": what was made to happen happened.)
+          && !/\b(?:forced|caused|compelled|obliged|led)\s+(?:[\p{L}'’-]+\s+){0,3}?to\s+[a-z]+(?:\s+(?:a|an|the|another|up|out|more|its|their|our))?\s+(?:[£$€]\s?)?$/iu.test(sentence.slice(clauseStart + 1, at))),
       // (or said of the future after it: "all 640 homes would be treated by March")
       forecast: prev.some((w) => FORECAST.has(w)) || /^[^,;.]{0,40}?\b(?:would|will|shall)\s+(?:be|have|need|take|get)\b/i.test(after),
       negated: !boundDenied && prev.some((w) => NEGATORS.has(w) || /n['’]t$/.test(w)),

@@ -5,7 +5,7 @@ import { readQuantities } from './quantities.ts';
 import { readTableRow } from './table-figures.ts';
 import { peerCondition, peersFinding } from './judge-peers.ts';
 import { sentenceSpans, stem } from './judge-text.ts';
-import { figuresJudge } from './judge-figures.ts';
+import { figuresJudge, matchScore } from './judge-figures.ts';
 
 // Tables read as a careful reader reads them (a heading's unit, a change column, a rate column), places
 // among the peers a table lists, denied bounds, and irregular word forms. Invented subjects throughout.
@@ -108,6 +108,19 @@ describe('bounds and word forms', () => {
     // A bound whose own word denies ("no more than") is read as written.
     expect(readQuantities('We had no more than 3 complaints.')[0]).toMatchObject({ threshold: 'below', inclusive: true });
     expect(readQuantities('Fewer than 3,000 customers complained.')[0]).toMatchObject({ threshold: 'below', inclusive: false });
+  });
+
+  it('reads a figure a cause made happen as an outcome, not a purpose', () => {
+    expect(readQuantities('Storms forced us to cancel 212 sailings between November and February.')[0]).toMatchObject({ target: false, value: 212 });
+    expect(readQuantities('The network received £2.4m to open 150 warm hubs.')[1]).toMatchObject({ target: true, value: 150 });
+  });
+
+  it('never compares counts of two named kinds of thing', () => {
+    const [sailings] = readQuantities('Storm Brannagh forced us to cancel 58 sailings over three days last week.');
+    const [guests] = readQuantities('Some 63 passengers were put up in hotels overnight after the last sailing was cancelled.');
+    const [cancelled] = readQuantities('Storm Brannagh led to 71 cancelled sailings between 12 and 14 January.');
+    expect(matchScore(sailings!, guests!, 'factual')).toBeNull();
+    expect(matchScore(sailings!, cancelled!, 'factual')).not.toBeNull();
   });
 
   it('reads "five percentage points" in words as points', () => {
