@@ -157,7 +157,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   if (others.length === doc.speakers.length) return [];
   // People the document introduces in an office of the subject speak for it (officers.ts).
   const officers = subject.kind === 'person' ? [] : officersOf(doc.text, [subject.name, ...subject.aliases]).filter((o) => !others.some((sp) => tokens(sp).join(' ') === o.join(' ')));
-  const isSubject = withOfficers(subjectMatcher(subject, others), officers, others);
+  const isSubject = withOfficers(subjectMatcher(subject, others), officers, others, subject.kind === 'person' ? [] : [subject.name, ...subject.aliases]);
   const ownPublication = isOwnPublication(doc, subject);
   const units = attribute(doc.text, isSubject, doc.speakers, ownPublication, subject.kind !== 'person');
   const explicitlyQuoted = units.some((u) => u.speaker.kind === 'named' && u.speaker.isSubject);

@@ -31,6 +31,26 @@ describe('officers of the subject', () => {
     expect(officersOf('Hartwell Assurance reported results. Its chief executive, Lee Marr, was pleased.', [insurer.name, ...insurer.aliases])).toEqual([]);
   });
 
+  it('reads a list of people and offices before the organisation, an office of the subject\'s own kind, and a surname named in full before', () => {
+    const council = ['Brackenmoor Arts Council'];
+    const list = officersOf('Witnesses: Odile Marchbank, chief executive, and Desmond Harcastle, chair, Brackenmoor Arts Council.', council).map((n) => n.join(' '));
+    expect(list).toEqual(['odile marchbank', 'desmond harcastle']);
+    const possessive = officersOf('The Brackenmoor Arts Council funds 46 groups. "We are growing," said Priya Lomond, the council\'s director of funding.', council).map((n) => n.join(' '));
+    expect(possessive).toEqual(['priya lomond']);
+    const surname = officersOf('Odile Marchbank has a habit of reaching for a map. In the Brackenmoor Arts Council offices she talks fast.\nMarchbank, who took over the council in 2022, ran a theatre before that.', council).map((n) => n.join(' '));
+    expect(surname).toEqual(['odile marchbank']);
+    // "the council" of another kind of body than the subject's own is not the subject's.
+    expect(officersOf('Kestle Water sent a reply. Jo Pike, the council\'s chief executive, was not convinced.', ['Kestle Water'])).toEqual([]);
+  });
+
+  it('takes an office of the subject itself as its voice when the subject\'s name says its kind', () => {
+    const is = withOfficers(() => false, [], [], ['Velmark Cycling Federation']);
+    expect(is("the federation's performance director said")).toBe(true);
+    expect(is("Velmark Cycling Federation's spokeswoman said")).toBe(true);
+    expect(is("the council's chief executive said")).toBe(false);
+    expect(withOfficers(() => false, [], [], ['Kestle Water'])("the company's chief executive said")).toBe(false);
+  });
+
   it('matches an officer by full name or by surname after a title, unless another speaker shares it', () => {
     const base = (t: string) => /fenmoor/i.test(t);
     const is = withOfficers(base, [['ruth', 'amberley']], []);

@@ -8,11 +8,15 @@ import { tokens } from './attribution.ts';
 // introduced in an office of another body speaks for that body, not for the subject.
 
 // Offices that speak for an organisation.
-const OFFICE = String.raw`(?i:(?:(?:group|deputy|acting|interim|joint|executive|non-executive|senior)\s+)?(?:chief\s+executive(?:\s+officer)?|managing\s+director|chief\s+(?:financial|operating|technology|technical|commercial|medical|nursing|digital|information|people)\s+officer|chief\s+(?:constable|fire\s+officer|economist|inspector|officer|nurse)|finance\s+director|(?:chair(?:man|woman|person)?)|president|co-?founder|founder|director(?:\s+of\s+[\p{L}-]+(?:\s+(?:and\s+)?[\p{L}-]+){0,2})?|head\s+of\s+[\p{L}-]+(?:\s+(?:and\s+)?[\p{L}-]+){0,2}|spokes(?:person|man|woman)|editor(?:-in-chief)?|chief\s+editor|principal|headteacher|head\s+teacher|vice-chancellor|general\s+manager|manager|general\s+secretary|secretary|owner|ceo|cfo|coo|cto))`;
-// A person's name: two or three capitalised words, with an optional title.
+const OFFICE = String.raw`(?i:(?:(?:group|deputy|acting|interim|joint|executive|non-executive|senior)\s+)?(?:chief\s+executive(?:\s+officer)?|managing\s+director|performance\s+director|(?:news|programme|programmes|artistic|technical|medical|research|policy|communications)\s+director|chief\s+(?:financial|operating|technology|technical|commercial|medical|nursing|digital|information|people)\s+officer|chief\s+(?:constable|fire\s+officer|economist|inspector|officer|nurse)|finance\s+director|(?:chair(?:man|woman|person)?)|president|co-?founder|founder|director(?:\s+of\s+[\p{L}-]+(?:\s+(?:and\s+)?[\p{L}-]+){0,2})?|head\s+of\s+[\p{L}-]+(?:\s+(?:and\s+)?[\p{L}-]+){0,2}|spokes(?:person|man|woman)|editor(?:-in-chief)?|chief\s+editor|principal|headteacher|head\s+teacher|vice-chancellor|general\s+manager|manager|general\s+secretary|secretary|owner|ceo|cfo|coo|cto))`;
+// A person's name: two or three capitalised words, with an optional title; NAME1 also a surname alone.
 const NAME = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})`;
+const NAME1 = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){0,2})`;
 // What a text calls the organisation it is about once it has named it.
-const BODY = 'group|company|firm|business|society|trust|council|service|club|charity|authority|agency|network|operator|airline|institute|paper|newspaper|magazine|station|insurer|bank|lender|supplier|utility|board|force|party|school|university|hospital|practice|partnership|brand|chain|retailer|maker|manufacturer|developer|builder|contractor';
+const BODY = 'group|company|firm|business|society|trust|council|service|club|charity|authority|agency|network|operator|airline|institute|paper|newspaper|magazine|station|insurer|bank|lender|supplier|utility|board|force|party|school|university|hospital|practice|partnership|brand|chain|retailer|maker|manufacturer|developer|builder|contractor|federation|association|union|cooperative|co-operative|commission|foundation|centre|museum|broadcaster|channel|port|airport|college|academy';
+
+// Kinds any organisation may be called, whatever its name says.
+const GENERIC = /^(?:company|firm|business|group|operator|brand|organisation|organization)$/;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -21,32 +25,56 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
   const org = names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|');
   if (!org) return [];
   const S = String.raw`(?i:(?:the\s+)?(?:${org}))`;
+  const own = new Set(names.flatMap((n) => tokens(n)));
+  // "the council", "the group": the subject's own kind, when its name says it ("Brackenvale Arts Council").
+  const ownBody = BODY.split('|').filter((b) => own.has(b)).join('|');
+  const THE = String.raw`(?:its|the\s+(?i:${BODY})['’]s|${S}['’]s)`;
+  const ITEM = String.raw`${NAME},\s+(?i:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
   const patterns = [
-    // "Ruth Amberley, Group Chief Executive, Calderbrook Insurance Group"; "Ada Finch, chief executive of Harrowgate Water"
-    new RegExp(String.raw`${NAME},\s+(?i:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?:,\s*|\s+(?:of|at|for)\s+)${S}\b`, 'gu'),
+    // "Ruth Amberley, Group Chief Executive, Calderbrook Insurance Group"; "Ada Finch, chief executive of Harrowgate
+    // Water"; "Witnesses: Marit Sandell, chief executive, and Ruben Halloway, performance director, Velmark Cycling Federation"
+    new RegExp(String.raw`${ITEM}(?:,?\s+(?:and\s+)?${ITEM.replace(/\(\(\?:/, '(?:(?:')})*(?:,\s*|\s+(?:of|at|for)\s+)${S}\b`, 'gu'),
     // "Calderbrook chief executive Fenella Ashgrove", "Calderbrook's managing director, Jo Tallis"
     new RegExp(String.raw`\b${S}(?:['’]s)?\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
     // "its chief executive, Ada Finch", "the group's chief executive Ruth Amberley"
     new RegExp(String.raw`\b(?i:its|the\s+(?:${BODY})['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
-    // "Ruth Amberley, who has run the group since 2022"
-    new RegExp(String.raw`${NAME},\s+who\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
+    // "Priya Lomond, the council's director of funding"
+    new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'),
+    // "Ruth Amberley, who has run the group since 2022", "Marchbank, who took over the council in 2022"
+    new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
   ];
   const out: string[][] = [];
-  const own = new Set(names.flatMap((n) => tokens(n)));
   const named = new RegExp(S, 'u');
+  const add = (raw: string, at: number) => {
+    let name = tokens(raw.replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, ''));
+    // (A name that shares a word with the organisation's is a programme or a part of it: "Harlby Talks".)
+    if (name.length === 0 || name.some((w) => own.has(w))) return;
+    // A surname alone is the person the text named in full before ("Odile Marchbank … Marchbank, who took over").
+    if (name.length === 1) {
+      const full = new RegExp(String.raw`\b\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?\s+${escape(raw.trim())}\b`, 'u').exec(text.slice(0, at));
+      if (!full) return;
+      name = tokens(full[0]);
+    }
+    if (!out.some((n) => n.join(' ') === name.join(' '))) out.push(name);
+  };
   for (const [k, re] of patterns.entries()) {
     for (const m of text.matchAll(re)) {
-      // "its chief executive", "who has run the group": of the organisation named just before, which must be the subject.
-      if (k >= 2) {
-        const before = text.slice(Math.max(0, m.index - 250), m.index);
-        const last = [...before.matchAll(/(?:^|[.!?]\s+|\n)/g)].at(-2)?.index ?? 0;
-        if (!named.test(before.slice(last))) continue;
+      // "its chief executive", "who has run the group": of the organisation named before. The subject's own kind
+      // ("the council" for "Brackenvale Arts Council") may have been named anywhere before; another kind of
+      // body, or "its", only in the same sentence or the one before.
+      if (k >= 2 && /\b(?:its|the\s+[\p{L}]+['’]s|who\s)/iu.test(m[0]) && !new RegExp(`^(?:${S})`, 'u').test(m[0].replace(/^[^,]*,\s+/, ''))) {
+        const kind = new RegExp(String.raw`\bthe\s+(${BODY})\b`, 'i').exec(m[0])?.[1]?.toLowerCase();
+        const before = text.slice(0, m.index);
+        const recent = before.slice(Math.max(0, before.length - 250));
+        const last = [...recent.matchAll(/(?:^|[.!?]\s+|\n)/g)].at(-2)?.index ?? 0;
+        // (A kind that is neither the subject's own nor one any organisation may be called is another body's.)
+        const ok = kind && ownBody && new RegExp(`^(?:${ownBody})$`).test(kind) ? named.test(before) : (!kind || GENERIC.test(kind)) && named.test(recent.slice(last));
+        if (!ok) continue;
       }
-      const name = tokens(m[1]!.replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, ''));
-      // (A name that shares a word with the organisation's is a programme or a part of it: "Harlby Talks".)
-      if (name.some((w) => own.has(w))) continue;
-      // (The office word itself is not part of a name: "Chief Executive Ruth Amberley".)
-      if (name.length >= 2 && !out.some((n) => n.join(' ') === name.join(' '))) out.push(name);
+      if (k === 0) {
+        // Every person of the list: each "Name, office" before the organisation.
+        for (const item of m[0].matchAll(new RegExp(ITEM, 'gu'))) add(item[1]!, m.index + item.index);
+      } else add(m[1]!, m.index);
     }
   }
   return out;
@@ -54,14 +82,21 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
 
 /**
  * The subject's matcher with its officers: a text that names one of them by full name, or by surname after a
- * title or alone ("Ms Amberley said", "Amberley added") when no other speaker of the document shares it.
+ * title or alone ("Ms Amberley said", "Amberley added") when no other speaker of the document shares it; and
+ * one that speaks of an office of the subject itself ("the federation's performance director said",
+ * "Calderbrook's spokeswoman said"), when the subject's name says what kind of body it is.
  */
-export function withOfficers(isSubject: (t: string) => boolean, officers: readonly string[][], otherSpeakers: readonly string[]): (t: string) => boolean {
-  if (officers.length === 0) return isSubject;
+export function withOfficers(isSubject: (t: string) => boolean, officers: readonly string[][], otherSpeakers: readonly string[], names: readonly string[] = []): (t: string) => boolean {
+  const own = new Set(names.flatMap((n) => tokens(n)));
+  const ownBody = BODY.split('|').filter((b) => own.has(b)).join('|');
+  const org = names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|');
+  const role = org ? new RegExp(String.raw`\b(?:(?i:the\s+(?:${ownBody || '(?!)'})['’]s)|(?i:(?:the\s+)?(?:${org}))['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
+  if (officers.length === 0 && !role) return isSubject;
   const shared = new Set(otherSpeakers.map((s) => tokens(s).at(-1)));
   const forms = officers.flatMap((o) => (o.length > 1 && !shared.has(o.at(-1)) && o.at(-1)!.length >= 3 ? [o, [o.at(-1)!]] : [o]));
   return (t) => {
     if (isSubject(t)) return true;
+    if (role?.test(t)) return true;
     const hay = tokens(t);
     return forms.some((f) => hay.some((_, i) => f.every((w, j) => hay[i + j] === w)));
   };
