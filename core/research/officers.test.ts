@@ -88,6 +88,16 @@ describe('officers of the subject', () => {
   });
 });
 
+describe('changes and records in words', () => {
+  const fed = { name: 'Velmark Cycling Federation', kind: 'organisation' as const, aliases: [], urls: ['https://velmark-cycling.example'] };
+  const quotes = (text: string) => extractClaims({ url: 'https://velmark-cycling.example/news', title: 'Review', publisher: fed.name, published: '2025-04-15', speakers: [fed.name], text }, fed).map((c) => c.quote);
+  it('takes a change over the last year and a record level as checkable, and not a hope', () => {
+    expect(quotes('Serious injuries to cyclists fell last year as well.')).toHaveLength(1);
+    expect(quotes('Participation is at record levels.')).toHaveLength(1);
+    expect(quotes('We hope things keep getting better for riders.')).toHaveLength(0);
+  });
+});
+
 describe('promises about every one of a kind, and promises that a state will last', () => {
   const agency = { name: 'Wrenfold Health Agency', kind: 'organisation' as const, aliases: [], urls: ['https://wrenfold-health.example'] };
   const claimOf = (text: string) => {
