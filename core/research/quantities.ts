@@ -158,7 +158,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       if (/^[/–-]\d/.test(after) || /\d[/–-]$/.test(before)) { if (/^(19|20)\d\d$/.test(digits) || /^\d\d$/.test(digits)) continue; } // "2023-24"
       const prevWord = words(before).at(-1) ?? '';
       const nextWord = words(after).at(0) ?? '';
-      if (bare && (MONTH.test(prevWord) || MONTH.test(nextWord))) continue; // a day of the month
+      if (bare && ((MONTH.test(prevWord) && /[\p{L}.]\s+$/u.test(before)) || (MONTH.test(nextWord) && /^\s+[\p{L}]/u.test(after)))) continue; // a day of the month ("December 12", "12 December"; not "31 December, 12 drivers")
       if (bare && /\bout of\s*$/i.test(before)) continue; // the scale of a score
       if (bare && Number(digits) <= 30 && !/,/.test(m[2]) && /\b(?:the|a|in|into|of)\s+(top|bottom)\s*$/i.test(before)) continue; // a band of places ("the top 4"), not a count
       if (bare && /^\s*(am|pm|a\.m|p\.m)\b/i.test(after)) continue; // a time of day

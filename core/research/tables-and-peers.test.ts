@@ -110,6 +110,12 @@ describe('bounds and word forms', () => {
     expect(readQuantities('Fewer than 3,000 customers complained.')[0]).toMatchObject({ threshold: 'below', inclusive: false });
   });
 
+  it('reads a count after a date and a comma as a count, and a day beside its month as a date', () => {
+    expect(readQuantities('By 31 December, 12 additional drivers had started work.')).toMatchObject([{ value: 12, unit: 'count' }]);
+    expect(readQuantities('It opened on December 12 last year.')).toEqual([]);
+    expect(readQuantities('It opened on 12 December.')).toEqual([]);
+  });
+
   it('reads a figure a cause made happen as an outcome, not a purpose', () => {
     expect(readQuantities('Storms forced us to cancel 212 sailings between November and February.')[0]).toMatchObject({ target: false, value: 212 });
     expect(readQuantities('The network received £2.4m to open 150 warm hubs.')[1]).toMatchObject({ target: true, value: 150 });
