@@ -32,8 +32,8 @@ describe('the judges measured confusion', () => {
     expect(CLAIM_TYPES.reduce((s, t) => s + by_type[t].unsettled, 0)).toBe(overall.unsettled);
   });
 
-  it('puts 52 of 219 resolved verdicts on unseen text on the wrong side, as npm run eval -- --confusion counted them', () => {
-    expect(OVERALL_JUDGE_ERROR.wrongSide).toEqual({ wrong: 52, resolved: 219, rate: 52 / 219 });
+  it('puts 90 of 329 resolved verdicts on unseen text on the wrong side, as npm run eval -- --confusion counted them', () => {
+    expect(OVERALL_JUDGE_ERROR.wrongSide).toEqual({ wrong: 90, resolved: 329, rate: 90 / 329 });
   });
 
   it(`uses a type's own counts from ${MIN_VERDICTS_FOR_TYPE_CONFUSION} verdicts, and the pooled counts below`, () => {
@@ -49,9 +49,9 @@ describe('the judges measured confusion', () => {
         expect(judgeError(t)).toBe(OVERALL_JUDGE_ERROR);
       }
     }
-    // Factual claims had 130 verdicts on 2026-11-24, 34 on the wrong side; the other types fewer than 100.
+    // Factual claims had 189 verdicts on 2026-11-24, 54 on the wrong side; the other types fewer than 100.
     expect(own).toEqual(['factual']);
-    expect(judgeError('factual').wrongSide).toEqual({ wrong: 34, resolved: 130, rate: 34 / 130 });
+    expect(judgeError('factual').wrongSide).toEqual({ wrong: 54, resolved: 189, rate: 54 / 189 });
   });
 });
 

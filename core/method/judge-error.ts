@@ -21,7 +21,13 @@ import { RESOLVED_OUTCOMES, CREDITS, type ClaimType } from './outcomes.ts';
 // - twelve packs by six further authors, in four batches, each measured
 //   before it was read, with the engine of that day (1.3.0 to 1.4.0): 28 of
 //   117 (24%).
-// In all 52 of 219 (23.7%). A verdict is on the wrong side when its side
+// - twelve packs by six further authors (an insurer, a former mayor, a public
+//   health agency, a car maker, a recycling contractor, a science magazine, a
+//   social-media company, a prison service, an arts council, a cycling
+//   federation, a television broadcaster, a dairy co-operative), in six
+//   batches, each measured before it was read, with the engine of that day
+//   (1.4.0 to 1.5.0): 38 of 110 (35%).
+// In all 90 of 329 (27.4%). A verdict is on the wrong side when its side
 // (`true`/`mostly_true`; `mixed`; `mostly_false`/`false`) is not the gold
 // outcome's, an `unsettled` one included: the `wrong/res` column of
 // `npm run eval`. Method 1.2 read 21% from its own development packs, text
@@ -35,56 +41,56 @@ export type MeasuredConfusion = { readonly counts: ConfusionCounts; readonly uns
 export const JUDGE_CONFUSION_MEASURED = Object.freeze({
   command: 'npm run --silent eval -- PACKS… --confusion',
   measured_on: '2026-11-24',
-  method_version: '1.2.0 to 1.4.0, each part with the engine of the day it was first measured',
-  packs: 24,
+  method_version: '1.2.0 to 1.5.0, each part with the engine of the day it was first measured',
+  packs: 36,
   overall: {
     counts: [
-      [67, 5, 4, 3, 7],
-      [4, 16, 2, 1, 3],
-      [6, 1, 14, 2, 5],
-      [0, 1, 1, 17, 2],
-      [8, 0, 2, 1, 41],
+      [101, 7, 6, 3, 12],
+      [9, 23, 3, 3, 5],
+      [11, 2, 18, 2, 7],
+      [5, 1, 1, 24, 6],
+      [12, 0, 2, 1, 50],
     ],
-    unsettled: 6,
+    unsettled: 15,
   },
   by_type: {
     factual: {
       counts: [
-        [36, 3, 2, 2, 6],
-        [1, 11, 2, 1, 2],
-        [2, 1, 5, 1, 3],
-        [0, 1, 0, 11, 2],
-        [5, 0, 1, 1, 26],
+        [50, 5, 3, 2, 10],
+        [3, 16, 3, 3, 4],
+        [4, 2, 6, 1, 4],
+        [1, 1, 0, 17, 5],
+        [6, 0, 1, 1, 32],
       ],
-      unsettled: 5,
+      unsettled: 9,
     },
     promise: {
       counts: [
-        [16, 1, 2, 1, 1],
-        [2, 3, 0, 0, 0],
-        [2, 0, 9, 1, 1],
-        [0, 0, 0, 2, 0],
-        [0, 0, 0, 0, 4],
+        [30, 1, 3, 1, 2],
+        [3, 4, 0, 0, 0],
+        [5, 0, 12, 1, 2],
+        [3, 0, 0, 2, 0],
+        [1, 0, 0, 0, 4],
       ],
-      unsettled: 1,
+      unsettled: 6,
     },
     guidance: {
       counts: [
-        [7, 0, 0, 0, 0],
+        [11, 0, 0, 0, 0],
         [1, 2, 0, 0, 1],
         [0, 0, 0, 0, 0],
-        [0, 0, 1, 3, 0],
-        [1, 0, 1, 0, 6],
+        [1, 0, 1, 4, 0],
+        [1, 0, 1, 0, 9],
       ],
       unsettled: 0,
     },
     prediction: {
       counts: [
-        [8, 1, 0, 0, 0],
-        [0, 0, 0, 0, 0],
+        [10, 1, 0, 0, 0],
+        [2, 1, 0, 0, 0],
         [2, 0, 0, 0, 1],
-        [0, 0, 0, 1, 0],
-        [2, 0, 0, 0, 5],
+        [0, 0, 0, 1, 1],
+        [4, 0, 0, 0, 5],
       ],
       unsettled: 0,
     },
@@ -94,9 +100,9 @@ export const JUDGE_CONFUSION_MEASURED = Object.freeze({
 /**
  * A type uses its own counts once the benchmark holds this many of its
  * resolved verdicts; below that they are too few to tell its confusion from
- * the pooled one, and the pooled counts are used. (On 2026-11-24, with 219
- * verdicts, factual had 130 and uses its own, 34 on the wrong side (26%);
- * promise 46, guidance 23 and prediction 20, on the wrong side 20%, 17% and
+ * the pooled one, and the pooled counts are used. (On 2026-11-24, with 329
+ * verdicts, factual had 189 and uses its own, 54 on the wrong side (29%);
+ * promise 80, guidance 32 and prediction 28, on the wrong side 30%, 16% and
  * 25%, use the pooled counts.)
  */
 export const MIN_VERDICTS_FOR_TYPE_CONFUSION = 100;

@@ -117,7 +117,7 @@ describe('scoreClaims: cases', () => {
     const disputed = scored(scoreClaims(ids(12, (i) => ({ outcome: i % 3 ? 'mostly_true' : 'false', judges_disagree: true }))));
     expect(disputed.scores).toEqual(agreed.scores);
     expect(disputed.caveats.find((c) => c.code === 'judges_disagree')?.message).toBe(
-      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (24% of verdicts on the wrong side).",
+      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (27% of verdicts on the wrong side).",
     );
     // They are still never featured.
     expect(disputed.featured_claims).toEqual([]);
@@ -139,8 +139,12 @@ describe('scoreClaims: cases', () => {
     const r = scored(
       scoreClaims([...[1, 2, 3, 4, 5].map((i) => claim(`f${i}`, 'true')), ...[1, 2, 3, 4, 5].map((i) => claim(`p${i}`, 'true', { claim_type: 'promise' }))]),
     );
-    expect(r.scores.factual!.score).toBe(r.scores.promise!.score);
-    expect(r.scores.overall.score).toBe(r.scores.factual!.score);
+    // (Factual claims read their judges' error from their own table, promises from the pooled one: the two type
+    // scores may differ by a tenth, and overall lies between them.)
+    const [lo, hi] = [r.scores.factual!.score, r.scores.promise!.score].sort((a, b) => a - b);
+    expect(hi! - lo!).toBeLessThanOrEqual(0.5);
+    expect(r.scores.overall.score).toBeGreaterThanOrEqual(lo!);
+    expect(r.scores.overall.score).toBeLessThanOrEqual(hi!);
   });
 
   it('confidence: the width decides, and a range pressed against 100 by five true claims is not enough', () => {

@@ -41,7 +41,7 @@ const REPORT_ID = 'rep_8c1e0b7d2a9f4e31c6d5';
 const CLAIM_ID = 'clm_4ba9c37d764116e82da0';
 const RESPONSE_ID = 'rsp_b5a05203053ef53578a7';
 const JOB_ID = 'job_336fb62fe39e75d6cab8';
-const METHOD = '1.4.0+3e5b07c91a24';
+const METHOD = '1.5.0+3e5b07c91a24';
 const AT = '2026-11-24T09:30:00.000Z';
 const LABEL = REVIEW_LABEL as typeof REVIEW_LABEL;
 
