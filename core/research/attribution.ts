@@ -203,6 +203,8 @@ export function attribute(text: string, isSubject: (t: string) => boolean, speak
     if (sp.kind === 'named' && sp.isSubject) subjectSeen = true;
   };
   let transcript: Speaker | null = null;
+  const labels = new Map<string, number>();
+  for (const m of text.matchAll(/^\s*(\p{Lu}[\p{L}.'’-]*):\s/gmu)) labels.set(m[1]!, (labels.get(m[1]!) ?? 0) + 1);
   let lastQuote: { speaker: Speaker; para: number } | null = null;
   let para = -1;
   let lineStart = 0;
@@ -213,7 +215,8 @@ export function attribute(text: string, isSubject: (t: string) => boolean, speak
     para += 1;
     const label = /^\s*([\p{Lu}][\p{L}.'’-]*(?:\s+[\p{Lu}][\p{L}.'’-]*){0,4}):\s+/u.exec(line);
     const labelText = label?.[1] ?? '';
-    const isLabel = label !== null && (ROLE_LABELS.has(labelText.toLowerCase()) || speakers.some((s) => tokens(s).join(' ') === tokens(labelText).join(' ')) || isSubject(labelText) || nlp(labelText).has('^#ProperNoun+$') || /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}$/u.test(labelText));
+    // (In a transcript, a one-word label that opens two lines or more is a turn: "Gazette: And Dublin?")
+    const isLabel = label !== null && (ROLE_LABELS.has(labelText.toLowerCase()) || speakers.some((s) => tokens(s).join(' ') === tokens(labelText).join(' ')) || isSubject(labelText) || nlp(labelText).has('^#ProperNoun+$') || /^\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){1,3}$/u.test(labelText) || (transcript !== null && (labels.get(labelText) ?? 0) >= 2));
     if (isLabel && label) {
       // In the subject's own transcript (an investor call, say) its people speak for it; interviewers do not.
       const otherSpeaker = speakers.some((sp) => !isSubject(sp) && containsSeq(tokens(labelText), tokens(sp)));

@@ -108,7 +108,7 @@ const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]
 // county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
 // regulator cleared us").
 const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:(?:over|in|during)\s+the\s+)?(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\b(?:is|are|was|were|stands?|stood|remains?|remained)\s+at\s+(?:a\s+)?record\s+(?:levels?|highs?|lows?)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
-const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:so\s+|very\s+|really\s+|truly\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|you|that|for)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
+const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:also\s+)?(?:so\s+|very\s+|really\s+|truly\s+|deeply\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|to (?:everyone|all|every|our|the|you)|you|that|for)\b|^\s*(?:we|i)\s+(?:would\s+like\s+to\s+|want\s+to\s+|wish\s+to\s+)?(?:thank|apologi[sz]e\s+to)\s+(?:our|every|everyone|all|the|you|them)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
 const NEVER_RECORD = /\b(?:we|i)\s+(?:did|do|have|has|had)\s*(?:not|n['’]t)\s+[\p{L}]+\s+(?:a single|one single)\b|\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
@@ -127,7 +127,11 @@ export function isOffer(sentence: string): boolean {
     // a call to use the subject's own channels, not advice an authority could support or contradict.
     || /\b(?:are|is)\s+(?:now\s+)?on\s+sale\b/i.test(s)
     // "To report a power cut, call 105 free of charge."
-    || /^(?:to\s+[^,]{3,60},\s*)?(?:call|ring|phone|text|dial)\s+\d/i.test(s)
+    || /^(?:(?:to|in|if|for)\s+[^,]{3,60},\s*)?(?:always\s+)?(?:call|ring|phone|text|dial)\s+\d/i.test(s)
+    // "Join a planting day at heathfield.example/plant", "Subscribe and save 15% on every delivery": a call to
+    // take part or buy, addressed to the reader.
+    || /^(?:please\s+)?(?:join|book|subscribe|sign\s+up|register|donate|apply|buy|order|shop)\b[^.;]*(?:\b[\w-]+\.(?:example|com|org|net|co\.uk|org\.uk|gov)\b|\band\s+save\b)/i.test(s)
+    || /^(?:please\s+)?subscribe\s+and\s+save\b/i.test(s)
     || /^(?:if\s+you\b[^,]{0,80},\s*)?(?:please\s+)?(?:follow|sign\s+up|subscribe|register|download|join|like|share|visit|check(?:\s+in)?|book|keep\s+an\s+eye\s+on)\b[^.;]*\b(?:us|our|online|newsletter|app|website|site|page|alerts|feed|channels?|social\s+media)\b/i.test(s);
 }
 

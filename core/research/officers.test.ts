@@ -96,6 +96,20 @@ describe('changes and records in words', () => {
     expect(quotes('Participation is at record levels.')).toHaveLength(1);
     expect(quotes('We hope things keep getting better for riders.')).toHaveLength(0);
   });
+
+  it('leaves out apologies and thanks, a line that introduces the document, and calls to join, buy or dial', () => {
+    for (const line of [
+      'We are truly sorry to everyone who was let down by our races on Tuesday 8 July.',
+      'We thank our neighbours on Kelderby Lane for their patience while construction continues.',
+      'Velmark Cycling Federation today publishes its annual report for the year to 31 March 2025.',
+      'This statement covers races held between 1 April and 30 June 2025.',
+      'Join a club ride this summer at velmark-cycling.example/rides.',
+      'Subscribe and save 15% on every event entry.',
+      'In an emergency, always dial 999.',
+    ]) expect(quotes(line), line).toHaveLength(0);
+    // An apology with a figure in it is a claim about what happened.
+    expect(quotes('We apologise to the 4,000 riders whose results were delayed by more than 48 hours.')).toHaveLength(1);
+  });
 });
 
 describe('promises about every one of a kind, and promises that a state will last', () => {

@@ -27,6 +27,19 @@ describe('who speaks', () => {
     expect(quotes.some((q) => q.startsWith('Orla Penrith has a short answer'))).toBe(false);
   });
 
+  it("takes a one-word label that opens several lines of a transcript as another speaker's turn", () => {
+    const text = [
+      'Orla Penrith sat down with the Post. The interview has been edited for length.',
+      'Post: The branch closures were a blow. What has changed?',
+      'Orla Penrith: We have opened four new branches since 2021.',
+      'Post: Dublin was supposed to open this spring.',
+      'Orla Penrith: I can promise we will open in Dublin in 2027.',
+    ].join('\n');
+    const quotes = extractClaims(article(text), person).map((c) => c.quote);
+    expect(quotes).toContain('We have opened four new branches since 2021.');
+    expect(quotes.some((q) => q.includes('Dublin was supposed'))).toBe(false);
+  });
+
   it('still gives a quotation to another person named beside the verb', () => {
     const text = [
       'Orla Penrith spoke first.',
