@@ -1,4 +1,5 @@
-import { readTableRow, isTableRow, ofColumnBefore } from './table-figures.ts';
+import { cellAt, columnHeading, isTableRow } from './table-figures.ts';
+import { PER_MANY } from './quantities.ts';
 import { claimTerms, contentStems, overlap, words } from './judge-text.ts';
 import { namesIn } from './grounding.ts';
 import { periodYears } from './periods.ts';
@@ -24,23 +25,29 @@ const LESS = 'fewer|lower|smaller|less|slower|cheaper';
 // A change the claim compares ("grew output faster than", "cut costs more than").
 const CHANGED = /\b(?:grew|grown|grow|rose|risen|rise|increased|fell|fallen|cut|reduced|improved)\b/i;
 
+const ONE_OF = new RegExp(String.raw`\bone of the\s+(\d|two|three|four|five|six|ten)\b[^.;]{0,40}?\b(${HIGH}|${LOW})\b`);
+const NTH_MOST = new RegExp(String.raw`\bthe\s+(?:(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?(${HIGH}|${LOW})\s+(?!of\b|in\s+(?:its|our|their)\b|ever\b|since\b|on\s+record\b)[\p{L}-]+`, 'u');
+const THAN_ANY = new RegExp(String.raw`\b(${MORE}|${LESS})\b[^.;]{0,60}\bthan\s+(?:(?:at|in|for|of|by|among)\s+)?(?:any|every)\s+other\b`);
+const IS_HIGH = new RegExp(`^(?:${HIGH})$`);
+const IS_MORE = new RegExp(`^(?:${MORE})$`);
+
 /** The place among peers a claim states, or null when it ranks no one by a measure. */
 export function peerCondition(quote: string): PeerCondition | null {
   const q = quote.toLowerCase();
   let m: RegExpExecArray | null;
   const change = CHANGED.test(q);
-  if ((m = new RegExp(String.raw`\bone of the\s+(\d|two|three|four|five|six|ten)\b[^.;]{0,40}?\b(${HIGH}|${LOW})\b`).exec(q))) {
+  if ((m = ONE_OF.exec(q))) {
     const n = /\d/.test(m[1]!) ? Number(m[1]) : COUNT[m[1]!]!;
-    return { within: n, exact: false, descending: new RegExp(`^(?:${HIGH})$`).test(m[2]!), change, text: `among the ${n} ${m[2]}` };
+    return { within: n, exact: false, descending: IS_HIGH.test(m[2]!), change, text: `among the ${n} ${m[2]}` };
   }
-  if ((m = new RegExp(String.raw`\bthe\s+(?:(second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+)?(${HIGH}|${LOW})\s+(?!of\b|in\s+(?:its|our|their)\b|ever\b|since\b|on\s+record\b)[\p{L}-]+`, 'u').exec(q))) {
+  if ((m = NTH_MOST.exec(q))) {
     // ("the most recent", "the highest ever": not a place among peers.)
     if (/\b(?:ever|on record|in (?:its|our|their) history|since)\b/.test(q) || /^the\s+most\s+(?:recent|likely|important)\b/.test(m[0])) return null;
     const n = m[1] ? NTH[m[1]]! : 1;
-    return { within: n, exact: true, descending: new RegExp(`^(?:${HIGH})$`).test(m[2]!), change, text: n === 1 ? `the ${m[2]}` : `${m[1]} ${m[2]}` };
+    return { within: n, exact: true, descending: IS_HIGH.test(m[2]!), change, text: n === 1 ? `the ${m[2]}` : `${m[1]} ${m[2]}` };
   }
-  if ((m = new RegExp(String.raw`\b(${MORE}|${LESS})\b[^.;]{0,60}\bthan\s+(?:(?:at|in|for|of|by|among)\s+)?(?:any|every)\s+other\b`).exec(q))) {
-    return { within: 1, exact: true, descending: new RegExp(`^(?:${MORE})$`).test(m[1]!), change, text: `${m[1]} than any other` };
+  if ((m = THAN_ANY.exec(q))) {
+    return { within: 1, exact: true, descending: IS_MORE.test(m[1]!), change, text: `${m[1]} than any other` };
   }
   if ((m = /\bno other\b[^.;]{0,60}\bas\s+(many|much|high|large|few|low|little)\b/.exec(q))) {
     return { within: 1, exact: true, descending: /^(?:many|much|high|large)$/.test(m[1]!), change, text: 'more than any other' };
@@ -51,11 +58,6 @@ export function peerCondition(quote: string): PeerCondition | null {
 // Rows that sum or average the others.
 const AGGREGATE = /\b(?:all|total|totals|average|mean|median|national|overall|sector|industry|england|region|combined)\b/i;
 
-/** The heading of a column, with the column before it when it says only that it is a change. */
-function headingOf(heads: readonly string[], j: number): string {
-  return ofColumnBefore(heads[j]!) && j > 1 ? `${heads[j]} ${heads[j - 1]}` : heads[j]!;
-}
-
 /** The column whose heading names the claim's measure, alone: null on a tie or when none does. */
 function measureColumn(heads: readonly string[], rows: readonly string[], input: JudgeInput, change: boolean): number | null {
   const ct = claimTerms(input.claim);
@@ -65,24 +67,25 @@ function measureColumn(heads: readonly string[], rows: readonly string[], input:
   let best = { j: -1, score: 0, tied: false };
   for (let j = 1; j < heads.length; j++) {
     const isChange = /\b(?:change|growth|increase|decrease)\b|[+±]/i.test(heads[j]!);
-    if (isChange !== change || RATE.test(headingOf(heads, j)) !== rate) continue;
+    if (isChange !== change || RATE.test(columnHeading(heads, j)) !== rate) continue;
     // A column of names or words measures nothing.
     if (rows.filter((r) => /\d/.test(r.split('|')[j] ?? '')).length * 2 < rows.length) continue;
     // A column of another year measures something else.
-    const own = [...periodYears(headingOf(heads, j))];
+    const own = [...periodYears(columnHeading(heads, j))];
     if (own.length && years.length && !own.some((y) => years.includes(y.slice(0, 4)))) continue;
-    const { score: share, shared } = overlap(ct, headingOf(heads, j));
+    const { score: share, shared } = overlap(ct, columnHeading(heads, j));
     if (shared.filter((w) => !ct.names.has(w)).length === 0) continue;
     // Between headings that share as much of the claim, the one that says least besides ("Output 2024" over
     // "Public-sector share of output").
-    const score = share + 0.001 * (shared.length / Math.max(1, contentStems(headingOf(heads, j).replace(/\([^)]*\)|(?:19|20)\d\d/g, ' ')).size));
+    const score = share + 0.001 * (shared.length / Math.max(1, contentStems(columnHeading(heads, j).replace(/\([^)]*\)|(?:19|20)\d\d/g, ' ')).size));
     if (score > best.score) best = { j, score, tied: false };
     else if (score === best.score) best.tied = true;
   }
   return best.j > 0 && !best.tied ? best.j : null;
 }
 
-const RATE = /\brates?\b|\bper\s+(?:[\d,]+|head|capita|person|resident|hundred|thousand|million)\b|\bper\s+\d/i;
+// A rate: "rate" itself, or "per" so many of something (quantities.ts).
+const RATE = new RegExp(String.raw`\brates?\b|${PER_MANY.source}`, 'i');
 
 /** The years a claim is about: those it names, or "last year" and "this year" from when it was said. */
 function claimYears(quote: string, saidOn: string): string[] {
@@ -115,13 +118,7 @@ function placeIn(item: UsableItem, input: JudgeInput, cond: PeerCondition, names
     const of = rows.filter((r) => r.split('|').some((c) => c.trim().toLowerCase() === p));
     if (of.length > 0 && of.length < rows.length) rows = of;
   }
-  const cellOf = (row: string): number | null => {
-    const cells = row.split('|');
-    const offset = cells.slice(0, j).join('|').length + 1;
-    const r = readTableRow(row, header).find((x) => x.at >= offset && x.at < offset + (cells[j]?.length ?? 0));
-    return r ? r.value : null;
-  };
-  const values = rows.map((row) => ({ row, v: cellOf(row) })).filter((x): x is { row: string; v: number } => x.v !== null);
+  const values = rows.map((row) => ({ row, v: cellAt(row, header, j)?.value ?? null })).filter((x): x is { row: string; v: number } => x.v !== null);
   if (values.length < 3) return null;
   const own = values.filter((x) => labels(x.row, names));
   if (own.length !== 1) return null;
@@ -130,7 +127,7 @@ function placeIn(item: UsableItem, input: JudgeInput, cond: PeerCondition, names
   const level = values.filter((x) => x !== mine && x.v === mine.v).length;
   // A tie that straddles the place claimed leaves it open.
   if (level > 0 && better < cond.within && better + level + 1 > cond.within) return null;
-  return { pos: better + 1, size: values.length, heading: headingOf(heads, j).replace(/\s+/g, ' ').trim(), row: mine.row };
+  return { pos: better + 1, size: values.length, heading: columnHeading(heads, j).replace(/\s+/g, ' ').trim(), row: mine.row };
 }
 
 /** The peers judge: null when the claim ranks no one by a measure or no table settles it. */
@@ -145,10 +142,11 @@ export function peersFinding(input: JudgeInput): Finding | null {
   const tables = input.items.filter((i) => i.independent_of_subject && i.table_header).sort((a, b) => (b.published ?? '').localeCompare(a.published ?? ''));
   for (const item of tables) {
     const rows = item.sentences.filter(isTableRow);
-    const labelling = named.filter((n) => rows.some((r) => labels(r, [n])) && !speaker.some((sp) => n.every((w) => sp.includes(w))));
+    const others = named.filter((n) => !speaker.some((sp) => n.every((w) => sp.includes(w))));
+    const labelling = others.filter((n) => rows.some((r) => labels(r, [n])));
     const names = labelling.length === 1 ? [labelling[0]!] : labelling.length === 0 ? speaker : [];
     if (names.length === 0) continue;
-    const places = named.filter((n) => !rows.some((r) => labels(r, [n])) && !speaker.some((sp) => n.every((w) => sp.includes(w)))).map((n) => n.join(' '));
+    const places = others.filter((n) => !labelling.includes(n)).map((n) => n.join(' '));
     const place = placeIn(item, input, cond, names, places);
     if (!place) continue;
     const held = cond.exact && cond.within > 1 ? place.pos === cond.within : place.pos <= cond.within;

@@ -1,5 +1,5 @@
 import { direction } from './quantities.ts';
-import { readTableRow, isTableRow } from './table-figures.ts';
+import { cellAt, isTableRow } from './table-figures.ts';
 import { periodYears, partOfYear } from './periods.ts';
 import { claimTerms, overlap } from './judge-text.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
@@ -55,8 +55,7 @@ function pointsOf(item: UsableItem, input: JudgeInput): Point[] {
     const year = Number(years[0]!.slice(0, 4));
     const part = PART_ORDER[partOfYear(label) ?? ''] ?? 0;
     // Only the chosen column's cell: read it under its heading, nothing else in the row.
-    const offset = cells.slice(0, col.j).join('|').length + 1;
-    const reading = readTableRow(row, item.table_header).find((r) => r.at >= offset && r.at < offset + (cells[col.j]?.length ?? 0));
+    const reading = cellAt(row, item.table_header, col.j);
     if (!reading) continue;
     out.push({ year, part, value: reading.value, change: col.change || reading.kind === 'change', row });
   }

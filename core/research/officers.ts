@@ -20,14 +20,24 @@ const GENERIC = /^(?:company|firm|business|group|operator|brand|organisation|org
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * An organisation's names as a pattern, their words, and the kinds of body its name says it is ("the council"
+ * for "Brackenvale Arts Council").
+ */
+function organisation(names: readonly string[]): { org: string; own: Set<string>; ownBody: string } {
+  const own = new Set(names.flatMap((n) => tokens(n)));
+  return {
+    org: names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|'),
+    own,
+    ownBody: BODY.split('|').filter((b) => own.has(b)).join('|'),
+  };
+}
+
 /** The names (as word lists) of the people a text introduces in an office of the organisation `names` names. */
 export function officersOf(text: string, names: readonly string[]): string[][] {
-  const org = names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|');
+  const { org, own, ownBody } = organisation(names);
   if (!org) return [];
   const S = String.raw`(?i:(?:the\s+)?(?:${org}))`;
-  const own = new Set(names.flatMap((n) => tokens(n)));
-  // "the council", "the group": the subject's own kind, when its name says it ("Brackenvale Arts Council").
-  const ownBody = BODY.split('|').filter((b) => own.has(b)).join('|');
   const THE = String.raw`(?:its|the\s+(?i:${BODY})['’]s|${S}['’]s)`;
   const ITEM = String.raw`${NAME},\s+(?i:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
   const patterns = [
@@ -87,9 +97,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
  * "Calderbrook's spokeswoman said"), when the subject's name says what kind of body it is.
  */
 export function withOfficers(isSubject: (t: string) => boolean, officers: readonly string[][], otherSpeakers: readonly string[], names: readonly string[] = []): (t: string) => boolean {
-  const own = new Set(names.flatMap((n) => tokens(n)));
-  const ownBody = BODY.split('|').filter((b) => own.has(b)).join('|');
-  const org = names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|');
+  const { org, ownBody } = organisation(names);
   const role = org ? new RegExp(String.raw`\b(?:(?i:the\s+(?:${ownBody || '(?!)'})['’]s)|(?i:(?:the\s+)?(?:${org}))['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
   if (officers.length === 0 && !role) return isSubject;
   const shared = new Set(otherSpeakers.map((s) => tokens(s).at(-1)));

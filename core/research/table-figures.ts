@@ -14,7 +14,7 @@ export function readTableRow(row: string, header: string): Reading[] {
     if (j > 0 && heads[j] !== undefined) {
       // A cell measures what its heading says, in a table whose other headings say what it is about.
       // A heading of one word ("Change", "%") is about the column before it ("Average bill 2026-27 | Change").
-      const own = ofColumnBefore(heads[j]) && j > 1 ? `${heads[j]} ${heads[j - 1]}` : heads[j];
+      const own = columnHeading(heads, j);
       const label = `${own} ${cells[0] ?? ''} ${heads[0] ?? ''}`;
       // A heading or row label that states a scale ("Revenue ($ million)", "(£m)", "(000s)") applies to the bare cells under it.
       const money = /[£$€]/.test(label);
@@ -31,6 +31,18 @@ export function readTableRow(row: string, header: string): Reading[] {
     offset += cell.length + 1;
   });
   return out;
+}
+
+/** What column `j` measures: its heading, with the column before it when it says only that it is a change. */
+export function columnHeading(heads: readonly string[], j: number): string {
+  return ofColumnBefore(heads[j]!) && j > 1 ? `${heads[j]} ${heads[j - 1]}` : heads[j]!;
+}
+
+/** The figure of one cell of a row (column `j`), read under its heading; nothing else in the row. */
+export function cellAt(row: string, header: string, j: number): Reading | null {
+  const cells = row.split('|');
+  const offset = cells.slice(0, j).join('|').length + 1;
+  return readTableRow(row, header).find((r) => r.at >= offset && r.at < offset + (cells[j]?.length ?? 0)) ?? null;
 }
 
 /** A heading that says only that its column is a change ("Change", "Change on 2023 (%)", "% change"): of the column before. */

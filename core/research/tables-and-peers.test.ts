@@ -5,6 +5,7 @@ import { readQuantities } from './quantities.ts';
 import { readTableRow } from './table-figures.ts';
 import { peerCondition, peersFinding } from './judge-peers.ts';
 import { sentenceSpans, stem } from './judge-text.ts';
+import { selectEvidence } from './evidence.ts';
 import { figuresJudge, matchScore } from './judge-figures.ts';
 
 // Tables read as a careful reader reads them (a heading's unit, a change column, a rate column), places
@@ -96,7 +97,14 @@ describe('a place among the peers a table lists', () => {
     const v = judgeClaim(claimOf('Holloway Ridge handled more terminal passengers than any other airport in Upper Fen.'), [item(rows, { table_header: HEADER, table_rows: 4 })], '2025-12-01');
     expect(v.outcome).toBe('false');
     expect(v.rationale).toMatch(/ranks it 2 of 3/);
-    expect(sentenceSpans(rows).length).toBeGreaterThan(0);
+    const doc = { url: 'https://aviation-stats.example/2025', title: 'Airports 2024', publisher: 'Aviation Standards Office', published: '2025-06-18', speakers: [], text: `Annual figures for the calendar year 2024.\n${HEADER}\n${rows}` };
+    const subject = { subject_id: 'sub_hr', ...body, description: null, public_figure: true, offices: [], serving_politician: false, handles: [], demo: false };
+    const claim = claimOf('Holloway Ridge handled more terminal passengers than any other airport in Upper Fen.');
+    const [peers] = selectEvidence(claim, subject, [doc], 5);
+    expect(peers?.quote).toBe(rows);
+    // A claim that ranks no one is shown its own row only.
+    const [own] = selectEvidence(claimOf('Holloway Ridge handled 2.1 million terminal passengers in 2024.'), subject, [doc], 5);
+    expect(own?.quote).toBe(ROWS[0]);
   });
 });
 
