@@ -1,124 +1,38 @@
-import { createReadStream } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestPack } from '../core/corpus/ingest.ts';
-import { SAMPLE_PACK } from '../core/corpus/sample.ts';
-import { subjectIdFor } from '../core/corpus/pack.ts';
-import { createKey } from '../core/keys.ts';
 import { scoreClaims, type ScoringClaim } from '../core/method/score.ts';
 import { storeReport, type StoredClaim } from '../core/reports/store.ts';
-import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../core/schemas/resources.ts';
+import { ClaimsPageSchema } from '../core/schemas/resources.ts';
 import {
-  ClaimReviewAckSchema, ReplyReviewAckSchema, ReportReviewStateSchema, ReviewQueueSchema, ReviewRecordSchema, SignOffAckSchema,
+  ClaimReviewAckSchema, ReplyReviewAckSchema, ReviewQueueSchema, ReviewRecordSchema, SignOffAckSchema,
 } from '../core/schemas/reviews.ts';
-import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
-import { until } from './helpers/poll.ts';
+import { type TestApp } from './helpers/app.ts';
+import { BRIGHTWATER, LABEL, makeReport as makeReportOn, reviewClient, startReviewSetting, type Headers, type ReviewSetting } from './helpers/review-client.ts';
 
 /**
  * Editorial review end to end (issue #18), on the real embedded PostgreSQL,
  * the real HTTP app and a report made by the real pipeline from the sample
- * pack: key scopes, reviews of claims (confirmed, corrected, stale, raced),
- * the report's sign-off and its withdrawal, decisions on replies, the queue,
- * reviews surviving (or lapsing on) a remade report, and the record in the export.
+ * pack: reviews of claims (confirmed, corrected, stale, raced), the report's
+ * sign-off and its withdrawal, decisions on replies, the queue, reviews
+ * surviving (or lapsing on) a remade report, and the record in the export.
+ * Key scopes are in review-scopes.test.ts.
  */
 
+let setting: ReviewSetting;
 let t: TestApp;
-let reader: Record<string, string>;
-let reviewer: Record<string, string>;
-let reviewOnly: Record<string, string>;
-const BRIGHTWATER = subjectIdFor('organisation', 'Brightwater Utilities');
-const LABEL = 'machine-generated, unreviewed';
+let reader: Headers;
+let reviewer: Headers;
 let reportId: string;
-
-type Headers = Record<string, string>;
-const get = (url: string, headers: Headers) => t.app.inject({ method: 'GET', url, headers });
-const post = (url: string, headers: Headers, payload: object) => t.app.inject({ method: 'POST', url, headers, payload });
-const claims = async (headers = reader) => ClaimsPageSchema.parse((await get(`/v1/subjects/${BRIGHTWATER}/claims?page_size=200`, headers)).json());
-const claim = async (id: string) => (await claims()).claims.find((c) => c.claim_id === id)!;
-const stored = async (id: string) => StoredReportSchema.parse((await get(`/v1/reports/${id}`, reader)).json());
-const state = async (id: string) => ReportReviewStateSchema.parse((await get(`/v1/reports/${id}/review`, reviewer)).json());
-const review = (id: string, body: object, headers = reviewer) => post(`/v1/claims/${id}/review`, headers, body);
-const record = async () => (await t.db.pool.query('SELECT action, claim_id, report_id, response_id, reviewer FROM review_events ORDER BY id')).rows;
-
-async function makeReport(headers: Headers, payload: object): Promise<string> {
-  const res = await post('/v1/reports', headers, payload);
-  expect(res.statusCode).toBe(202);
-  const job = await until(async () => {
-    const body = JobPollSchema.parse((await get(`/v1/reports/${res.json().job_id}`, headers)).json());
-    return body.status === 'complete' ? body : undefined;
-  }, 'the report', 60_000, 100);
-  return job.report_id!;
-}
+const { get, post, claims, claim, stored, state, review, record } = reviewClient(() => setting);
+const makeReport = (headers: Headers, payload: object) => makeReportOn(t, headers, payload);
 
 /** Another outcome of the scale than this one: what a correction sends. */
 const other = (o: string) => (o === 'false' ? 'true' : 'false');
 
 beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' }, 'reviews', { workers: true });
-  await ingestPack(t.db.pool, createReadStream(SAMPLE_PACK));
-  reader = bearer(await t.key('reader'));
-  reviewer = bearer((await createKey(t.db.pool, 'editor', ['read', 'review'])).key);
-  reviewOnly = bearer((await createKey(t.db.pool, 'review-only', ['review'])).key);
-  reportId = await makeReport(reader, { subject_id: BRIGHTWATER });
+  setting = await startReviewSetting('reviews');
+  ({ t, reader, reviewer, reportId } = setting);
 }, 120_000);
 afterAll(() => t.close());
-
-describe('key scopes', () => {
-  it('a key without `review` gets 403 with a problem body on every review route, before its body is looked at', async () => {
-    const claimId = (await claims()).claims[0]!.claim_id;
-    const calls = [
-      get('/v1/reviews/queue', reader),
-      get(`/v1/reports/${reportId}/review`, reader),
-      post(`/v1/reports/${reportId}/review`, reader, { reviewer: 'Someone' }),
-      post(`/v1/claims/${claimId}/review`, reader, { outcome: 'not an outcome' }),
-      post('/v1/responses/rsp_00000000000000000000/review', reader, {}),
-    ];
-    for (const res of await Promise.all(calls)) {
-      expect(res.statusCode).toBe(403);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.json()).toMatchObject({
-        type: '/problems/insufficient-scope', title: 'Key lacks the scope', status: 403, required_scope: 'review', key_scopes: ['read', 'respond', 'label'],
-      });
-      expect(res.json().detail).toContain('--scope review');
-    }
-    expect(await record()).toEqual([]);
-  });
-
-  it('each scope opens only its own routes: review alone reads nothing else, read and review do not label or reply', async () => {
-    expect((await get('/v1/reviews/queue', reviewOnly)).statusCode).toBe(200);
-    const noRead = await get('/v1/subjects', reviewOnly);
-    expect(noRead.statusCode).toBe(403);
-    expect(noRead.json()).toMatchObject({ required_scope: 'read', key_scopes: ['review'] });
-    const claimId = (await claims()).claims[0]!.claim_id;
-    expect((await post('/v1/labels', reviewer, { claim_id: claimId, verdict: 'true' })).json()).toMatchObject({ status: 403, required_scope: 'label' });
-    expect((await post('/v1/responses', reviewer, { claim_id: claimId, name: 'X', statement: 'Y' })).json()).toMatchObject({ status: 403, required_scope: 'respond' });
-    // The MCP endpoint reads: it needs `read`.
-    expect((await post('/mcp', reviewOnly, {})).statusCode).toBe(403);
-  });
-
-  it('keys made before scopes existed (no scopes given) keep exactly what they could do: read, reply and label', async () => {
-    const { rows } = await t.db.pool.query<{ scopes: string[] }>(
-      `INSERT INTO api_keys (name, key_hash, key_prefix) VALUES ('legacy', sha256('legacy-key'::bytea), 'rss_lega') RETURNING scopes`,
-    );
-    expect(rows[0]!.scopes).toEqual(['read', 'respond', 'label']);
-    const claimId = (await claims()).claims[1]!.claim_id;
-    expect((await post('/v1/labels', reader, { claim_id: claimId, verdict: 'true' })).statusCode).toBe(200);
-    expect((await get('/v1/labels', reader)).statusCode).toBe(200);
-    expect((await get(`/v1/reports/${reportId}`, reader)).statusCode).toBe(200);
-    await expect(t.db.pool.query(`INSERT INTO api_keys (name, key_hash, key_prefix, scopes) VALUES ('bad', sha256('bad'::bytea), 'rss_bad_', '{admin}')`)).rejects.toThrow(/api_keys_scopes_known/);
-  });
-
-  it('the OpenAPI file names each operation\'s scope in its security requirement', async () => {
-    const doc = (await get('/openapi.json', {})).json();
-    expect(doc.paths['/v1/claims/{claim_id}/review'].post.security).toEqual([{ bearerAuth: ['review'] }]);
-    expect(doc.paths['/v1/reviews/queue'].get.security).toEqual([{ bearerAuth: ['review'] }]);
-    expect(doc.paths['/v1/labels'].post.security).toEqual([{ bearerAuth: ['label'] }]);
-    expect(doc.paths['/v1/responses'].post.security).toEqual([{ bearerAuth: ['respond'] }]);
-    expect(doc.paths['/v1/subjects'].get.security).toEqual([{ bearerAuth: ['read'] }]);
-    expect(doc.paths['/v1/claims/{claim_id}/review'].post.responses['403'].content['application/problem+json']).toBeDefined();
-    expect(doc.components.schemas.ReviewStatus.enum).toEqual([LABEL, 'reviewed']);
-    expect(Object.keys(doc.components.schemas.Claim.properties)).toEqual(expect.arrayContaining(['review_status', 'machine_verdict', 'review']));
-  });
-});
 
 describe('the queue', () => {
   it('lists every unreviewed claim of the latest report, featured first, then by weight on the headline, paged', async () => {
