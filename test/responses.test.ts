@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingestPack } from '../core/corpus/ingest.ts';
 import { SAMPLE_PACK } from '../core/corpus/sample.ts';
 import { subjectIdFor } from '../core/corpus/pack.ts';
-import { ClaimsPageSchema, JobPollSchema, ResponseAckSchema } from '../core/schemas/resources.ts';
+import { ClaimsPageSchema, ResponseAckSchema } from '../core/schemas/resources.ts';
 import { bearer, startTestApp, type TestApp } from './helpers/app.ts';
-import { until } from './helpers/poll.ts';
+import { makeReport } from './helpers/reports.ts';
 import type { Queryable } from '../core/db/pool.ts';
 
 /** POST /v1/responses: a reply stored against a claim and shown on it, on a real report made by the real pipeline. */
@@ -20,15 +20,7 @@ const post = (headers: Record<string, string>, payload: object) => t.app.inject(
 const claims = async (headers: Record<string, string>) =>
   ClaimsPageSchema.parse((await t.app.inject({ method: 'GET', url: `/v1/subjects/${BRIGHTWATER}/claims?page_size=200`, headers })).json());
 
-async function report(headers: Record<string, string>, payload: object): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/reports', headers, payload });
-  expect(res.statusCode).toBe(202);
-  const job = await until(async () => {
-    const body = JobPollSchema.parse((await t.app.inject({ method: 'GET', url: `/v1/reports/${res.json().job_id}`, headers })).json());
-    return body.status === 'complete' ? body : undefined;
-  }, 'the report', 60_000, 100);
-  return job.report_id!;
-}
+const report = (headers: Record<string, string>, payload: object) => makeReport(t, headers, payload);
 
 /** A demo subject and one demo claim, as the demo import stores them (migration 005's table). */
 async function insertDemoClaim(db: Queryable, o: { subjectName: string; claimId: string }) {

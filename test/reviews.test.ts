@@ -6,7 +6,8 @@ import {
   ClaimReviewAckSchema, ReplyReviewAckSchema, ReviewQueueSchema, ReviewRecordSchema, SignOffAckSchema,
 } from '../core/schemas/reviews.ts';
 import { type TestApp } from './helpers/app.ts';
-import { BRIGHTWATER, LABEL, makeReport as makeReportOn, reviewClient, startReviewSetting, type Headers, type ReviewSetting } from './helpers/review-client.ts';
+import { BRIGHTWATER, LABEL, reviewClient, startReviewSetting, type Headers, type ReviewSetting } from './helpers/review-client.ts';
+import { makeReport as makeReportOn } from './helpers/reports.ts';
 
 /**
  * Editorial review end to end (issue #18), on the real embedded PostgreSQL,

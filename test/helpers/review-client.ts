@@ -1,13 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { expect } from 'vitest';
 import { ingestPack } from '../../core/corpus/ingest.ts';
 import { SAMPLE_PACK } from '../../core/corpus/sample.ts';
 import { subjectIdFor } from '../../core/corpus/pack.ts';
 import { createKey } from '../../core/keys.ts';
-import { ClaimsPageSchema, JobPollSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
+import { ClaimsPageSchema, StoredReportSchema } from '../../core/schemas/resources.ts';
 import { ReportReviewStateSchema } from '../../core/schemas/reviews.ts';
 import { bearer, startTestApp, type TestApp } from './app.ts';
-import { until } from './poll.ts';
+import { makeReport } from './reports.ts';
 
 // The editorial-review tests' shared setting: a real app with workers, the sample pack, a reader key, a
 // reviewer key (read and review), a review-only key, and Brightwater Utilities' first report; and the calls
@@ -30,17 +29,6 @@ export function reviewClient(setting: () => ReviewSetting) {
   const review = (id: string, body: object, headers = setting().reviewer) => post(`/v1/claims/${id}/review`, headers, body);
   const record = async () => (await setting().t.db.pool.query('SELECT action, claim_id, report_id, response_id, reviewer FROM review_events ORDER BY id')).rows;
   return { get, post, claims, claim, stored, state, review, record };
-}
-
-/** Asks for a report and waits for its job to complete; the report's id. */
-export async function makeReport(t: TestApp, headers: Headers, payload: object): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/reports', headers, payload });
-  expect(res.statusCode).toBe(202);
-  const job = await until(async () => {
-    const body = JobPollSchema.parse((await t.app.inject({ method: 'GET', url: `/v1/reports/${res.json().job_id}`, headers })).json());
-    return body.status === 'complete' ? body : undefined;
-  }, 'the report', 60_000, 100);
-  return job.report_id!;
 }
 
 /** Starts the setting: app and workers, sample pack, keys, and Brightwater's first report. */
