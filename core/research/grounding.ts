@@ -217,7 +217,7 @@ export const BODY_NOUNS = 'company|firm|group|business|trust|council|authority|n
 const REFERS_BACK = new RegExp(`^[\\s"“‘'(]*(?:(?:and|but|so|yet|however|meanwhile|overall|in total|by then|since then|of (?:these|those|them|this|that)),?\\s+)?(?:it|its|it's|they|their|them|he|his|she|her|this|that|these|those|such|both|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
 // "Of these, 380,000 were…", "Among them…", "That included…": a part of what the sentence before counted.
 const PART_OF_BEFORE = /^[\s"“‘'(]*(?:of (?:these|those|them|which|this|that(?: total| number)?)|among (?:them|these|those)|within (?:that|this) (?:total|figure))\b/i;
-const BACK_INSIDE = new RegExp(`\\b(?:its|their|his|her|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
+const BACK_INSIDE = new RegExp(`\\b(?:its|their|his|her|it|they|them|the (?:${BODY_NOUNS})(?:'s|’s)?)\\b`, 'i');
 
 /** Whether a sentence that names nobody refers back to someone named before ("It missed…", "That is a fall of…", "…, the trust said"). */
 export function refersBack(sentence: string): boolean {
@@ -232,10 +232,12 @@ export function refersBack(sentence: string): boolean {
 export function figureBelongsToOther(sentence: string, at: number, actors: Actors): boolean {
   const before = sentence.slice(0, at);
   const clauseStart = Math.max(before.lastIndexOf(';'), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i), before.lastIndexOf('. '));
-  const names = namesIn(sentence).filter((n) => n.end <= at && n.start >= clauseStart && !n.place && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
+  const inClause = namesIn(sentence).filter((n) => n.end <= at && n.start >= clauseStart && !(n.initial && !n.text.includes(' ') && !/^\p{Lu}{2,}$/u.test(n.text)));
   // A clause that names the claim's subject before the figure is about it ("Brindmoor United's Tomas Varga won
-  // the Golden Boot with 19 goals", "a survey found Fairweather's prices 2.6% higher"); one that names only others is theirs.
-  if (names.some((n) => isActorName(n.text, actors))) return false;
+  // the Golden Boot with 19 goals", "a survey found Fairweather's prices 2.6% higher", "the contract for
+  // Calderbrook Airport's North Terminal, signed with Hollin Construction"); one that names only others is theirs.
+  if (inClause.some((n) => isActorName(n.text, actors))) return false;
+  const names = inClause.filter((n) => !n.place);
   if (names.length > 0) return true;
   // A figure for a whole field ("across all services, 41%", "the national average of 72%") is not the subject's own.
   const clause = before.slice(Math.max(0, before.lastIndexOf(';'), before.lastIndexOf('. '), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i)));

@@ -60,11 +60,22 @@ const samePeriod = (c: Reading, e: Reading) =>
   // A year's figure does not answer a claim about one of its quarters ("grew by 0.4% in the second quarter").
   && !(c.part !== null && c.part !== 'end' && !c.part.startsWith('y') && e.part === null && e.years.size > 0 && e.months.size === 0);
 
+/**
+ * Whether a bound a source states settles a bound claimed the same way ("all staff are paid at least £13.50 an
+ * hour" for "we will pay every member of staff at least £13.50"): only when it is as strict or stricter. A bound
+ * the other way, or a looser one, says nothing of the claim's.
+ */
+function boundImplies(e: Reading, c: Reading): boolean {
+  if (c.threshold === null || e.threshold !== c.threshold || c.kind !== e.kind || c.low !== c.high) return false;
+  if (e.value === c.value) return e.inclusive === c.inclusive || !e.inclusive;
+  return c.threshold === 'above' ? e.value > c.value : e.value < c.value;
+}
+
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */
 export function matchScore(c: Reading, e: Reading, type: ClaimType): number | null {
   // A target, a forecast, a bound or a denied figure in a passage is not an outcome (advice may be
   // worded either way), nor is the total a count is out of, nor a span of time that defines a measure.
-  if (c.unit !== e.unit || e.target || e.negated || e.threshold !== null || e.denominator || e.duration || e.nearly) return null;
+  if (c.unit !== e.unit || e.target || e.negated || (e.threshold !== null && !boundImplies(e, c)) || e.denominator || e.duration || e.nearly) return null;
   if (e.forecast && type !== 'guidance') return null;
   if (!!c.rate !== !!e.rate) return null;
   // A promise's or forecast's month is its due date, not the period it measures: done in May against "by March" is late, not another thing.
@@ -108,6 +119,7 @@ const pct = (d: number) => (d === 0 ? 'no' : d < 0.001 ? 'under 0.1%' : `${(Math
 /** The outcome one claimed figure earns against the passage figure paired with it, and why. */
 function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: ResolvedOutcome; why: string } {
   const against = `${c.text} against the reported ${e.text}`;
+  if (c.threshold && e.threshold) return { outcome: 'true', why: `${against}: a bound as strict as the one claimed, so true` };
   if (c.threshold) {
     // A bound holds or it does not: "more than 500" against 499 is false, not nearly true.
     const dir = c.kind === 'change' && c.value !== 0 ? Math.sign(c.value) : 1;
@@ -167,6 +179,13 @@ const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'ju
  */
 function datedByMonth(c: Reading, quote: string, saidOn: string): Reading {
   if (c.years.size > 0 || c.months.size > 0) return c;
+  // "this year", "last year": the calendar year of the day it was said, or the one before.
+  const relative = /\b(this|last)\s+year\b/i.exec(quote);
+  // (Not when other periods are named beside it: "from 412 in April last year to 19 last month".)
+  if (relative && !/\b(?:next|previous)\s+year|\byears?\s+(?:ago|earlier|before)\b|\bmonths?\b/i.test(quote) && !new RegExp(`\\b(?:${MONTH_NAMES.join('|')})\\b`, 'i').test(quote)) {
+    const year = Number(saidOn.slice(0, 4)) - (relative[1]!.toLowerCase() === 'last' ? 1 : 0);
+    return { ...c, years: new Set([String(year)]) };
+  }
   // Relative years and several months ("from April last year to last month") are left to the words.
   if (/\b(?:last|next|this|previous|past)\s+(?:year|month)\b/i.test(quote) || MONTH_NAMES.filter((m) => new RegExp(`\\b${m}\\b`, 'i').test(quote)).length > 1) return c;
   const named = new RegExp(`\\b(?:in|at|on|for|during|by|of)\\s+(?:the\\s+end\\s+of\\s+)?(${MONTH_NAMES.join('|')})\\b(?!\\s*,?\\s*(?:19|20)\\d\\d)`, 'i').exec(quote);
@@ -183,7 +202,7 @@ function datedByMonth(c: Reading, quote: string, saidOn: string): Reading {
  * February 2025): only its own calendar years, with no month or quarter named.
  */
 function unfinishedYear(e: Reading, date: string): boolean {
-  if (e.months.size > 0 || e.part !== null || e.years.size === 0) return false;
+  if (e.months.size > 0 || (e.part !== null && e.part !== 'end') || e.years.size === 0) return false;
   return [...e.years].every((y) => /^\d{4}$/.test(y) && `${y}-12-01` > date);
 }
 

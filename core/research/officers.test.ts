@@ -43,6 +43,16 @@ describe('officers of the subject', () => {
     expect(officersOf('Kestle Water sent a reply. Jo Pike, the council\'s chief executive, was not convinced.', ['Kestle Water'])).toEqual([]);
   });
 
+  it('reads the people a hearing lists as appearing for the subject, whatever their office', () => {
+    const body = ['Saltmere Harbour Authority'];
+    const names = (t: string) => officersOf(t, body).map((n) => n.join(' '));
+    expect(names('Evidence session. Attending for the authority: Dorcas Penhallow, chief executive, and Captain Idris Vane, harbour master. Verbatim transcript.')).toEqual(['dorcas penhallow', 'idris vane']);
+    expect(names('Item 5: evidence from Saltmere Harbour Authority. Attending: Ruth Amberley, chair, and Jo Pike, operations director.')).toEqual(['ruth amberley', 'jo pike']);
+    // Appearing for another body, or a list with no organisation of the subject's near it, is not the subject's.
+    expect(names('Appearing for the council: Lee Marr, director of place, and Ana Shaw, planning officer.')).toEqual([]);
+    expect(names('Item 6: evidence from Kestle Port Users. Attending: Lee Marr, chair, and Ana Shaw, secretary.')).toEqual([]);
+  });
+
   it('takes an office of the subject itself as its voice when the subject\'s name says its kind', () => {
     const is = withOfficers(() => false, [], [], ['Velmark Cycling Federation']);
     expect(is("the federation's performance director said")).toBe(true);

@@ -67,6 +67,22 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     }
     if (!out.some((n) => n.join(' ') === name.join(' '))) out.push(name);
   };
+  // "Attending for the authority: Dorcas Penhallow, chief executive, and Captain Idris Vane, harbour master";
+  // "Appearing for the trust: …"; "Item 5: evidence from Fernleigh Care Group. Attending: …". Whoever a hearing
+  // lists as appearing for the organisation speaks for it, whatever their office.
+  for (const m of text.matchAll(new RegExp(String.raw`\b(?:attending|appearing|present|giving\s+evidence|witnesses?)(?:\s+(?:for|on\s+behalf\s+of)\s+((?:the\s+)?[\p{L}'’ -]+?))?:\s+([^.
+]+)`, 'giu'))) {
+    const before = text.slice(0, m.index);
+    const sentenceBefore = before.slice(Math.max(0, before.length - 300));
+    const forWhom = m[1]?.trim();
+    const ok = forWhom
+      ? named.test(forWhom) || new RegExp(String.raw`^the\s+(?:${[ownBody, 'company|firm|business|group|operator|organisation|organization'].filter(Boolean).join('|')})$`, 'i').test(forWhom)
+      : named.test(sentenceBefore);
+    if (!ok) continue;
+    for (const item of m[2]!.matchAll(new RegExp(String.raw`(?:^|,\s+(?:and\s+)?|\s+and\s+)((?:(?:Captain|Capt|Cllr|Councillor|Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+)?\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})(?=,)`, 'gu'))) {
+      add(item[1]!.replace(/^(?:Captain|Capt|Cllr|Councillor)\.?\s+/, ''), m.index + m[0].indexOf(item[1]!));
+    }
+  }
   for (const [k, re] of patterns.entries()) {
     for (const m of text.matchAll(re)) {
       // "its chief executive", "who has run the group": of the organisation named before. The subject's own kind

@@ -223,13 +223,15 @@ export function partOfYear(text: string): string | null {
   }
   // "by the end of 2025", "at end-2025", "by December 2025": a level at the year's close, which the last
   // quarter's or the second half's figure reports as well as the year's.
-  if (/\b(?:by|at|before)\s+(?:the\s+)?end[\s-]+(?:of\s+)?(?:(?:19|20)\d\d|the\s+year)\b/i.test(text)) return 'end';
+  // ("end 2025 with 65,000 members", "ended the year at $1.06 billion", "at the close of 2025", "year-end")
+  if (/\b(?:(?:by|at|before)\s+(?:the\s+)?end[\s-]+(?:of\s+)?|end(?:ed|ing|s)?\s+(?:of\s+)?|(?:by|at)\s+the\s+close\s+of\s+)(?:(?:19|20)\d\d|the\s+year)\b|\byear[\s-]end\b/i.test(text)) return 'end';
   return null;
 }
 
 /** Whether a claim's part of the year is answered by a figure for another part: the year's end by its last quarter or half. */
 export function partMeets(claimed: string | null, reported: string | null): boolean {
-  if (reported === null || claimed === reported) return true;
+  // A level at the year's close answers a claim about the year that names no part of it, and the reverse.
+  if (reported === null || claimed === reported || (claimed === null && reported === 'end')) return true;
   // A year to a month ("the year to March 2025") answers a claim that names no part of a year (a financial year).
   if (claimed === null && reported.startsWith('y')) return true;
   // "higher by Q2 2026 than a year earlier" is answered by the year to June 2026.
