@@ -1,5 +1,5 @@
 import nlp from 'compromise';
-import { parse } from './parse.ts';
+import { parse, sentenceTexts } from './parse.ts';
 import type { ExtractedClaim, SubjectRef } from './types.ts';
 
 // Whose words a document holds (for the extract stage, extract.ts): a
@@ -52,7 +52,7 @@ export function sentencesIn(text: string, from: number, to: number): Array<[numb
   const out: Array<[number, number]> = [];
   let cursor = 0;
   // The tokenizer alone splits sentences exactly as a full parse does, without the cost of tagging.
-  for (const s of nlp.tokenize(slice).sentences().out('array') as string[]) {
+  for (const s of sentenceTexts(slice)) {
     const at = slice.indexOf(s.trim(), cursor);
     if (at < 0) continue;
     out.push([from + at, from + at + s.trim().length]);

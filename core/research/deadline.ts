@@ -60,6 +60,9 @@ function compromiseDates(sentence: string, ref: string): Found[] {
     while (words.length > 1 && /^(by|before|until|till|in|during|through|throughout|from|on|at|within)$/i.test(words[0] ?? '')) words.shift();
     const prev = wordsBefore(sentence, p.offset.start).at(-1) ?? '';
     if (words.length === 1 && AUXILIARIES.has(prev)) continue; // "will fall": a verb, not autumn
+    // "this season" with no season named is a sporting or trading season (documentPeriod), not the weather's;
+    // "next season", the one after it (periods.ts).
+    if (/\bseason\b/i.test(p.text) && !/\b(?:spring|summer|autumn|fall|winter|next)\b/i.test(p.text)) continue;
     if (words.length === 1 && /^(?:daily|weekly|monthly|yearly|annual|annually|nightly|hourly|morning|afternoon|evening|night|tonight|noon|midnight)$/i.test(words[0] ?? '')) continue; // how often, or a time of day: not when
     const period = (nlp(words.join(' ')) as any).dates({ today: ref, timezone: 'UTC' }).json()[0]?.dates;
     if (!period?.end) continue;

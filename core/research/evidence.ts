@@ -4,7 +4,7 @@ import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words
 import type { CandidateClaim, EvidenceItem } from './types.ts';
 export type { EvidenceItem };
 import { isIndependent, isPartyStatement, mayBeEvidence } from './rules.ts';
-import { claimActors, groundSentences, quotesSubject, type Actors } from './grounding.ts';
+import { claimActors, groundSentences, quotesSubject, referredTo, type Actors } from './grounding.ts';
 import { isTableRow, readTableRow } from './table-figures.ts';
 import { readQuantities } from './quantities.ts';
 import { checkedFigures } from './claim-figures.ts';
@@ -232,7 +232,7 @@ export function tableHeader(text: string, at: number): string | undefined {
 export function selectEvidence(claim: CandidateClaim, subject: KnownSubject, docs: readonly FetchedDocument[], limit: number): EvidenceItem[] {
   const ct = claimTerms(claim);
   const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
-  const actors = claimActors(claim.quote, subject);
+  const actors = claimActors(claim.quote, subject, referredTo(claim));
   const units = new Set(checkedFigures(claim.quote, claim.claim_type).map((f) => f.unit));
   const items: EvidenceItem[] = [];
   for (const doc of docs) {

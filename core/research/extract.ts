@@ -6,6 +6,7 @@ import { readQuantities } from './quantities.ts';
 import type { ExtractedClaim, Figure, SourceDocument, SubjectRef } from './types.ts';
 import { attribute, QUOTE_MARKS, sentencesIn, subjectMatcher, tokens } from './attribution.ts';
 import { officersOf, withOfficers } from './officers.ts';
+import { referents } from './grounding.ts';
 
 export { subjectMatcher };
 
@@ -185,6 +186,8 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
       const figures = figuresIn(view);
       const entities = entitiesIn(view);
       if (!isCheckable(quote, view, selfNames, figures, entities, unit.how === 'quotation')) continue;
+      // What the quote calls by a common noun ("the hall") and its document named before: searched for with it.
+      const referred = referents(quote, doc.text.slice(0, s)).filter((r) => !entities.includes(r));
       seen.add(quote);
       claims.push({
         quote,
@@ -193,7 +196,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
         source: { url: doc.url, title: doc.title, outlet: doc.publisher, published: doc.published },
         speaker: subject.name,
         attribution: unit.how,
-        entities,
+        entities: [...entities, ...referred],
         keywords: keywordsIn(view),
         figures,
       });

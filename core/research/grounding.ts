@@ -19,6 +19,8 @@ const NOT_NAMES = new Set([
   'we', 'our', 'i', 'he', 'she', 'his', 'her', 'you', 'your', 'my', 'if', 'when', 'while', 'after', 'before', 'since', 'during', 'under', 'over', 'all', 'every', 'each', 'some', 'most', 'no', 'not',
   'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'q', 'mr', 'mrs', 'ms', 'dr',
+  // Feasts and holidays date a claim; they name no one ("by Easter", "before Christmas").
+  'easter', 'christmas', 'whitsun', 'michaelmas', 'hogmanay', 'halloween', 'thanksgiving', 'ramadan', 'eid', 'diwali', 'hanukkah', 'passover',
   "i'm", "i've", "i'd", "i'll", "we're", "we've", "we'd", "we'll", "it's", "that's", "there's", "here's", "let's", "don't", "can't", "won't",
 ]);
 const PLACE_BEFORE = /\b(in|at|across|near|around|throughout|outside|inside|within|from|to|into|towards?|between|serving|covering|of central|of north|of south|of east|of west)\s*$/i;
@@ -127,7 +129,7 @@ export type SubjectLike = { name: string; kind: string; aliases: readonly string
  * and the speaker when it speaks in the first person, names the speaker, or
  * names nobody else. A person's "we" is their organisation's.
  */
-export function claimActors(quote: string, speaker: SubjectLike): Actors {
+export function claimActors(quote: string, speaker: SubjectLike, referred: readonly string[] = []): Actors {
   const own = [speaker.name, ...speaker.aliases];
   const ownForms = forms(own);
   const surnames: string[] = [];
@@ -155,9 +157,37 @@ export function claimActors(quote: string, speaker: SubjectLike): Actors {
   names.push(...forms(others.map((n) => n.text)));
   // The places a claim names are part of what it is about ("unemployment in Eastmere"): a source about
   // the place, naming no one else, bears on it.
-  const places = forms(namesIn(quote).filter((n) => n.place).map((n) => n.text));
+  // (And what it calls by a common noun, "the hall" for Fenwright Hall, named before it in its own document.)
+  const places = forms([...namesIn(quote).filter((n) => n.place).map((n) => n.text), ...referred]);
   return {
     places, names, surnames: firstPerson || namesSpeaker || others.length === 0 ? surnames : [], impersonal: !firstPerson && named.length === 0, speaker: ownForms };
+}
+
+/** The names a claim's entities add to its quote: what it calls by a common noun (extract.ts, `referents`). */
+export function referredTo(claim: { quote: string; entities: readonly string[] }): string[] {
+  return claim.entities.filter((e) => e.includes(' ') && !claim.quote.includes(e));
+}
+
+/**
+ * What "the hall" or "the bridge" in a claim names, from the text before it in its own document ("Fenwright Hall
+ * closed in October 2023 … The hall will reopen by Easter"): the last name there that ends in that noun.
+ */
+export function referents(quote: string, context: string): string[] {
+  if (!context) return [];
+  const named = namesIn(context).filter((n) => n.text.includes(' '));
+  const out: string[] = [];
+  for (const m of quote.matchAll(/\b[Tt]he\s+(\p{Ll}{3,})\b/gu)) {
+    const noun = m[1]!;
+    const last = named.filter((n) => n.text.split(/\s+/).at(-1)!.toLowerCase() === noun).at(-1);
+    if (last) out.push(last.text);
+  }
+  return out;
+}
+
+/** Whether a sentence names in full (two words or more) a place the claim names or calls by a common noun. */
+export function namesClaimPlace(sentence: string, actors: Actors): boolean {
+  const t = words(sentence);
+  return (actors.places ?? []).some((f) => f.length >= 2 && containsSeq(t, f));
 }
 
 export type About = 'actor' | 'other' | 'none';

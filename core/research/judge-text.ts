@@ -1,5 +1,5 @@
-import nlp from 'compromise';
 import { stem } from './word-forms.ts';
+import { sentenceTexts } from './parse.ts';
 
 export { stem };
 import type { CandidateClaim } from './types.ts';
@@ -161,7 +161,7 @@ export function sentenceSpans(text: string): Span[] {
     line += 1;
     let cursor = 0;
     // Sentence splitting is compromise's tokenizer alone: the same splits as a full parse, without tagging (7x faster).
-    for (const s of nlp.tokenize(raw).sentences().out('array') as string[]) {
+    for (const s of sentenceTexts(raw)) {
       const t = s.trim();
       const at = raw.indexOf(t, cursor);
       if (!t || at < 0) continue;
@@ -244,7 +244,9 @@ const ON_TIME = /\b(on time|on schedule|ahead of schedule|ahead of time|before t
 export function onTime(sentence: string, published: string | null, deadline: string): boolean | null {
   if (LATE.test(sentence)) return false;
   if (ON_TIME.test(sentence)) return true;
-  const done = dateEnds(sentence).filter((d) => !published || d <= addDays(published, 31)).at(-1);
+  // (A date a span runs from, "open for the first time since October 2023", is not when the deed was done.)
+  const dated = sentence.replace(new RegExp(`\\bsince\\s+(?:(?:the\\s+)?(?:start|end|autumn|spring|summer|winter)\\s+of\\s+)?(?:\\d{1,2}\\s+)?(?:(?:${MONTHS.join('|')})\\s+)?(?:19|20)\\d\\d`, 'gi'), ' ');
+  const done = dateEnds(dated).filter((d) => !published || d <= addDays(published, 31)).at(-1);
   if (done) return done <= deadline;
   if (published && AT_PUBLICATION.test(sentence)) return addDays(published, -7) <= deadline;
   return published !== null && published <= deadline ? true : null;

@@ -4,7 +4,7 @@ import { termsOf, verbUses } from './verb-uses.ts';
 import { rankCondition } from './judge-rank.ts';
 import { claimTerms, isContent, overlap, stem, TAIL, words, type ClaimTerms } from './judge-text.ts';
 import { periodYears } from './periods.ts';
-import { BODY_NOUNS, isFacilityName, namesIn } from './grounding.ts';
+import { BODY_NOUNS, isFacilityName, namesClaimPlace, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import type { Outcome } from '../method/outcomes.ts';
 
@@ -132,7 +132,10 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     say(checkedFigures(claim.quote, claim.claim_type).length ? 'partial' : 'against', 'reports it is not a record');
     return out;
   }
-  if (sharedNouns.length < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
+  // (A place the claim names or calls by a common noun, "the hall" for Fenwright Hall, named in the sentence in full,
+  // counts as one more thing the two share.)
+  const placeNamed = input.actors && namesClaimPlace(sentence, input.actors) ? 1 : 0;
+  if (sharedNouns.length + placeNamed < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
   // "We have not had a single finding of severe maladministration since April 2024": a source that reports
   // such a finding contradicts it.
   const none = NONE_EXISTS.exec(claim.quote.replace(BOUNDS, ' '));
@@ -154,11 +157,12 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);
   // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
-  // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done in words).
+  // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done
+  // in words; "Ambler scored 846 runs" does not make "Ambler will score a thousand runs" come about).
   // A promise of a number of deeds ("open 150 warm hubs") is kept in full only when the number done is reported;
   // a report of some done ("the hubs opened") is the figures judge's to weigh.
   const countedPromise = claim.claim_type === 'promise' && claimed.some((c) => c.unit === 'count' && c.value > 1);
-  const figuresStated = (claim.claim_type !== 'factual' && !countedPromise) || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => !e.denominator && !e.target && e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
+  const figuresStated = (claim.claim_type === 'promise' && !countedPromise) || claimed.length === 0 || claimed.every((c) => readFigures(sentence).some((e) => !e.denominator && !e.target && e.unit === c.unit && Math.abs(Math.abs(e.value) - Math.abs(c.value)) <= Math.abs(c.value) * 0.02));
   // Grounded evidence (input.actors) is already about the speaker; without it, a "we" claim needs the speaker named.
   const speakerNamed = input.actors !== undefined || !(claim.claim_type === 'factual' && FIRST_PERSON.test(claim.quote)) || words(claim.speaker).some((w) => w.length >= 4 && isContent(w) && words(sentence).includes(w));
   const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));

@@ -195,7 +195,9 @@ export function judgeClaim(published: CandidateClaim, evidence: readonly Evidenc
   const findings = new Map(JUDGES.map((j) => [j.name, j.read(input)] as const));
   // Kept early only when a judge finds it kept in full and no judge reads anything short of that.
   const read = [...findings.values()].map((f) => f.outcome);
-  const keptEarly = claim.claim_type === 'promise' && read.includes('true') && read.every((o) => o === 'true' || o === 'unresolvable');
+  // (So is a forecast that names no date and has already come about: "Joss Ambler will score a thousand runs" against a
+  // season's final averages. One that has not come about yet may still, until the default horizon.)
+  const keptEarly = (claim.claim_type === 'promise' || (claim.claim_type === 'prediction' && !claim.deadline)) && read.includes('true') && read.every((o) => o === 'true' || o === 'unresolvable');
   const opinions = JUDGES.filter((j) => findings.get(j.name)?.applies !== false).map((j) => opinionOf(claim, j.name, findings.get(j.name) as Finding, due, today, keptEarly));
   const combined = combine(opinions);
   // A claim of two parts ("we cut incidents by a third and we had no serious incidents") can hold in one and fail in

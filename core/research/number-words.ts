@@ -19,9 +19,16 @@ export function wordNumber(s: string): number | null {
     if (n === null || ds.some((d) => d === undefined || d > 9)) return null;
     return Number(`${n}.${ds.join('')}`);
   }
+  // "nine and a half" (before a scale: "nine and a half thousand").
+  const half = /\s+and\s+a\s+half$/i.exec(s);
+  if (half) {
+    const n = wordNumber(s.slice(0, half.index));
+    return n === null ? null : n + 0.5;
+  }
   let total = 0;
   let current = 0;
   for (const w of s.toLowerCase().split(/[\s-]+/)) {
+    if (w === 'a') { current = current || 1; continue; } // "a hundred", "a thousand"
     if (w === 'and') continue; // "three hundred and fifty"
     const v = SMALL[w];
     if (v === undefined) return null;

@@ -50,6 +50,9 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     new RegExp(String.raw`\b(?i:its|the\s+(?:${BODY})['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
     // "Priya Lomond, the council's director of funding"
     new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'),
+    // "Priya Haldane, the managing director, told The Wavelength": an office of no body named, in a text about the
+    // subject (named before it), is the subject's.
+    new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'),
     // "Ruth Amberley, who has run the group since 2022", "Marchbank, who took over the council in 2022"
     new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
   ];
@@ -97,6 +100,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
         const ok = kind && ownBody && new RegExp(`^(?:${ownBody})$`).test(kind) ? named.test(before) : (!kind || GENERIC.test(kind)) && named.test(recent.slice(last));
         if (!ok) continue;
       }
+      if (k === 4 && !named.test(text.slice(0, m.index))) continue;
       if (k === 0) {
         // Every person of the list: each "Name, office" before the organisation.
         for (const item of m[0].matchAll(new RegExp(ITEM, 'gu'))) add(item[1]!, m.index + item.index);

@@ -114,6 +114,17 @@ export function periodsIn(sentence: string, ref: string): Period[] {
     if (word === 'next' && month > refMonth && month - refMonth < 2) year = refYear + 1;
     add(m, word === 'before' ? `${year}-${pad(month)}-01` : endOf(year, month));
   }
+  // "will win the election in September", said in January: a month with no year after a future tense is the next such
+  // month (in the past tense, "signed in February", it dates what was done, and is no deadline).
+  for (const m of sentence.matchAll(new RegExp(`\\b(?:will|shall|['’]ll|going to|expects?|expected|set to|due to)\\b[^.;]*?\\b(in)\\s+(${MONTH_RE})\\b(?!\\s*,?\\s*(?:19|20)\\d\\d)(?!\\s+\\d)`, 'gi'))) {
+    const month = MONTHS.indexOf(m[2]!.toLowerCase()) + 1;
+    const year = month >= refMonth ? refYear : refYear + 1;
+    const [start, end] = [m.index + m[0].lastIndexOf(`${m[1]!} ${m[2]!}`), m.index + m[0].length];
+    if (!out.some((p) => start < p.end && p.start < end)) out.push({ start, end, date: endOf(year, month) });
+  }
+  // "next season", with no season of the year named: the sporting season after the one under way, read as one that
+  // ends in May (as documentPeriod reads "this season").
+  for (const m of sentence.matchAll(/\bnext\s+season\b/gi)) add(m, endOf(refMonth >= 6 ? refYear + 2 : refYear + 1, 5));
   // "by the end of the year", "this year", "later this year", "all season" needs the document's season.
   for (const m of sentence.matchAll(/\b(?:by\s+)?the\s+end\s+of\s+(?:the|this)\s+year\b|\b(?:later\s+)?this\s+year\b/gi)) add(m, `${refYear}-12-31`);
   for (const m of sentence.matchAll(/\bnext\s+year\b/gi)) add(m, `${refYear + 1}-12-31`);

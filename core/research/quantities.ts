@@ -77,7 +77,8 @@ const FRACTION_WORDS = Object.keys(FRACTIONS).sort((a, b) => b.length - a.length
 const NUM = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 const DIGIT_WORDS = 'zero|nought|one|two|three|four|five|six|seven|eight|nine';
 // "two point seven": a decimal said in words.
-const WORDNUM = String.raw`(?:${NUMBER_WORDS})(?:(?:[\s-]+|\s+and\s+(?<=(?:hundred|thousand)\s+and\s+))(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+)?`;
+// ("a thousand", "nine and a half thousand": "a" before a scale, and a half before one.)
+const WORDNUM = String.raw`(?:${NUMBER_WORDS}|a(?=\s+(?:hundred|thousand|million|billion)\b))(?:(?:[\s-]+|\s+and\s+(?<=(?:hundred|thousand)\s+and\s+))(?:${NUMBER_WORDS}))*(?:\s+point(?:\s+(?:${DIGIT_WORDS}))+|\s+and\s+a\s+half(?=\s+(?:thousand|million|billion)\b))?`;
 const FIGURE = new RegExp(
   [
     // 1 currency, 2 number, 3 scale, 4 unit

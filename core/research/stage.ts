@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FetchedDocument, KnownSubject } from '../providers/types.ts';
 import { candidateClaims } from './criteria.ts';
 import { selectEvidence } from './evidence.ts';
-import { claimActors } from './grounding.ts';
+import { claimActors, referredTo } from './grounding.ts';
 import { judgeClaim } from './judge.ts';
 import {
   CandidateClaimSchema,
@@ -133,7 +133,7 @@ export const offlineAssess: PureStage<AssessInput, Assessment> = {
   output: AssessOutputSchema,
   run: ({ claim, subject, docs, limit, today }) => {
     const evidence = selectEvidence(claim, subject, docs, limit);
-    return { evidence, verdict: judgeClaim(claim, evidence, today, claimActors(claim.quote, subject)) };
+    return { evidence, verdict: judgeClaim(claim, evidence, today, claimActors(claim.quote, subject, referredTo(claim))) };
   },
 };
 

@@ -101,6 +101,12 @@ export function derivedChanges(sentence: string, header?: string, since?: string
     else if (/\b(?:down|up|rising|falling|increasing|decreasing|compared with|against)\s+from\s+[£$€]?\s?$|\b(?:down|up)\s+from\s+[£$€]?\s?$|\bfrom\s+[£$€]?\s?$/i.test(sentence.slice(0, b.at)) && /\b(?:down|up|compared with)\b/i.test(between)) {
       const years = new Set([...yearsIn(sentence.slice(a.at, b.at))]);
       out.push(change(b, a, years.size ? years : a.years));
+    } else if (/\b(?:compared\s+(?:with|to)|against|versus|as\s+against)\s+[£$€]?\s?$/i.test(sentence.slice(0, b.at))) {
+      // "52 cyclists were killed in 2024, compared with 65 in 2023": B is the older, when both are dated and B's
+      // year is the earlier (compared with another body's figure, it is no change).
+      const newer = [...yearsIn(sentence.slice(a.at, b.at))];
+      const older = [...yearsIn(sentence.slice(b.at + b.text.length, levels[i + 2]?.at ?? b.at + b.text.length + 40))];
+      if (newer.length === 1 && older.length === 1 && Number(older[0]) < Number(newer[0])) out.push(change(b, a, new Set(newer)));
     }
   }
   return out;
