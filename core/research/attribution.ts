@@ -113,6 +113,11 @@ function speakerWords(terms: readonly TermJson[]): string | null {
     if (/[,"“”]/.test(t.pre ?? '')) break;
   }
   if (before.some((w) => /\p{L}/u.test(w))) return before.join(' ');
+  // "A neighbour, who did not want to be named, told us…": the speaker opens the sentence, before the clause about them.
+  if (at > 0 && /,/.test(terms[at - 1]!.post ?? '')) {
+    const first = terms.findIndex((t) => /,/.test(t.post ?? ''));
+    if (first >= 0 && first < at - 1 && first < 5) return terms.slice(0, first + 1).map((t) => t.text).join(' ');
+  }
   const after: string[] = [];
   for (let k = at + 1; k < terms.length && after.length < 5; k++) {
     const t = terms[k]!;
@@ -131,6 +136,9 @@ function speakerWords(terms: readonly TermJson[]): string | null {
  * writer's own account, not reported speech.
  */
 function reportedContext(sentence: string): string | null {
+  // A live blog's time stamp ("11:32 He told us…") is no part of the sentence.
+  const stamp = /^\s*\d{1,2}[:.]\d{2}\s+(?=\p{L})/u.exec(sentence);
+  if (stamp) return reportedContext(sentence.slice(stamp[0].length));
   const doc = parse(sentence);
   if (doc.has('according to')) return sentence;
   // "She went on to say that…", "He was quick to add that…": the speech verb after a verb of going on.
@@ -149,7 +157,9 @@ function reportedContext(sentence: string): string | null {
   const lastComma = terms.findLastIndex((t) => (t.post ?? '').includes(','));
   const tail = terms.slice(lastComma + 1);
   if (lastComma >= 0 && tail.length <= 6 && (isSpeech(tail[0]) || isSpeech(tail.at(-1)))) return tail.map((t) => t.text).join(' ');
-  return null;
+  // A short opener before the speaker ("Looking ahead, she promised…") is read past.
+  const opener = /^\s*(?:[\p{L}'’-]+\s+){0,4}[\p{L}'’-]+,\s+(?=\p{L})/u.exec(sentence);
+  return opener ? reportedContext(sentence.slice(opener[0].length)) : null;
 }
 
 /** Quotations of four words or more; shorter ones are scare quotes inside someone's sentence. */

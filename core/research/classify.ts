@@ -225,6 +225,8 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     if (body && /\b(is|are|was|were)\s+(expected|forecast|projected|anticipated)\s+to\b/i.test(sentence) && !predictWord && context.own_document) return 'guidance';
     return 'prediction';
   }
+  // "I'd bet beer sales fall again", "I'd tip Harrowby to go down": a wager is a forecast, not a promise.
+  if (/\b(?:i|we)(?:['’]d|\s+would)?\s+(?:bet|tip|wager)\b/i.test(sentence)) return 'prediction';
   if (firstPersonFuture(doc)) return 'promise';
   if (hasAny(doc, M.future) || /\bwould\b/i.test(sentence)) {
     const verb = futureVerb(doc);
@@ -242,7 +244,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   }
   if (hedged(doc)) return 'prediction';
   // The present for the future ("The paywall goes live on the first of April"): a date after it was said makes it a commitment or forecast.
-  if (!pastPromise && context.said_on && !/\b(since|ago|last|was|were|had|did|has|have|now)\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
+  if (!pastPromise && context.said_on && !/\b(?:since|ago|last|was|were|had|did|has|have|now)(?:n['’]t)?\b/i.test(sentence) && (findDeadline(sentence, context.said_on) ?? '') > context.said_on && doc.has('#PresentTense')) {
     return context.speaks_for_body ? 'promise' : 'prediction';
   }
   return 'factual';

@@ -33,13 +33,31 @@ function organisation(names: readonly string[]): { org: string; own: Set<string>
   };
 }
 
+/**
+ * The first word of an organisation's name, as a text calls it for short ("Moorcroft's chief inspector" for
+ * Moorcroft Animal Rescue): when it is a word of its own (four letters or more, capitalised) and the text names
+ * no other body that begins with it ("Westmarch Radio" beside "Westmarch County Council").
+ */
+function shortNames(text: string, names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const name of names) {
+    const parts = name.trim().split(/\s+/);
+    const first = parts[0]!;
+    if (parts.length < 2 || first.length < 4 || !/^\p{Lu}\p{Ll}+$/u.test(first) || BODY.split('|').includes(first.toLowerCase())) continue;
+    const longer = new RegExp(String.raw`\b${escape(first)}\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`, 'gu');
+    const others = [...text.matchAll(longer)].filter((m) => !names.some((n) => `${first} ${m[1]}`.startsWith(n) || n.startsWith(`${first} ${m[1]}`)));
+    if (others.length === 0 && !out.includes(first)) out.push(first);
+  }
+  return out;
+}
+
 /** The names (as word lists) of the people a text introduces in an office of the organisation `names` names. */
 export function officersOf(text: string, names: readonly string[]): string[][] {
-  const { org, own, ownBody } = organisation(names);
+  const { org, own, ownBody } = organisation([...names, ...shortNames(text, names)]);
   if (!org) return [];
   const S = String.raw`(?i:(?:the\s+)?(?:${org}))`;
   const THE = String.raw`(?:its|the\s+(?i:${BODY})['’]s|${S}['’]s)`;
-  const ITEM = String.raw`${NAME},\s+(?i:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
+  const ITEM = String.raw`${NAME},\s+(?i:(?:the|an?)\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
   const patterns = [
     // "Ruth Amberley, Group Chief Executive, Calderbrook Insurance Group"; "Ada Finch, chief executive of Harrowgate
     // Water"; "Witnesses: Marit Sandell, chief executive, and Ruben Halloway, performance director, Velmark Cycling Federation"
@@ -50,21 +68,26 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     new RegExp(String.raw`\b(?i:its|the\s+(?:${BODY})['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
     // "Priya Lomond, the council's director of funding"
     new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'),
+    // "Delia Farrant has run Swiftmarch Parcels since 2022", "Ada Finch founded Orrin Foods in 1998", "Priya Hollis
+    // became chief executive of Moorcroft Animal Rescue in 2021"
+    new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu'),
     // "Priya Haldane, the managing director, told The Wavelength": an office of no body named, in a text about the
     // subject (named before it), is the subject's.
     new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'),
     // "Ruth Amberley, who has run the group since 2022", "Marchbank, who took over the council in 2022"
-    new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
+    new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)|(?:became|becomes|is|was|been|serves\s+as|served\s+as)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at)(?:\s+the)?)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
   ];
   const out: string[][] = [];
   const named = new RegExp(S, 'u');
   const add = (raw: string, at: number) => {
-    let name = tokens(raw.replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, ''));
+    const bare = raw.replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, '').trim();
+    let name = tokens(bare);
     // (A name that shares a word with the organisation's is a programme or a part of it: "Harlby Talks".)
     if (name.length === 0 || name.some((w) => own.has(w))) return;
-    // A surname alone is the person the text named in full before ("Odile Marchbank … Marchbank, who took over").
+    // A surname alone is the person the text named in full before ("Odile Marchbank … Marchbank, who took over";
+    // "Priya Hollis's desk … Ms Hollis, who became chief executive").
     if (name.length === 1) {
-      const full = new RegExp(String.raw`\b\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?\s+${escape(raw.trim())}\b`, 'u').exec(text.slice(0, at));
+      const full = new RegExp(String.raw`\b\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?\s+${escape(bare)}\b`, 'u').exec(text.slice(0, at));
       if (!full) return;
       name = tokens(full[0]);
     }
@@ -91,7 +114,8 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
       // "its chief executive", "who has run the group": of the organisation named before. The subject's own kind
       // ("the council" for "Brackenvale Arts Council") may have been named anywhere before; another kind of
       // body, or "its", only in the same sentence or the one before.
-      if (k >= 2 && /\b(?:its|the\s+[\p{L}]+['’]s|who\s)/iu.test(m[0]) && !new RegExp(`^(?:${S})`, 'u').test(m[0].replace(/^[^,]*,\s+/, ''))) {
+      // ("who became chief executive of Moorcroft Animal Rescue" names it itself.)
+      if (k >= 2 && /\b(?:its|the\s+[\p{L}]+['’]s|who\s)/iu.test(m[0]) && !named.test(m[0].replace(/^[^,]*,\s+/, ''))) {
         const kind = new RegExp(String.raw`\bthe\s+(${BODY})\b`, 'i').exec(m[0])?.[1]?.toLowerCase();
         const before = text.slice(0, m.index);
         const recent = before.slice(Math.max(0, before.length - 250));
@@ -100,7 +124,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
         const ok = kind && ownBody && new RegExp(`^(?:${ownBody})$`).test(kind) ? named.test(before) : (!kind || GENERIC.test(kind)) && named.test(recent.slice(last));
         if (!ok) continue;
       }
-      if (k === 4 && !named.test(text.slice(0, m.index))) continue;
+      if (k === 5 && !named.test(text.slice(0, m.index))) continue;
       if (k === 0) {
         // Every person of the list: each "Name, office" before the organisation.
         for (const item of m[0].matchAll(new RegExp(ITEM, 'gu'))) add(item[1]!, m.index + item.index);
