@@ -4,7 +4,7 @@ import { claimTerms, isChangeWord, overlap, remember, sentenceSpans, stem, words
 import type { CandidateClaim, EvidenceItem } from './types.ts';
 export type { EvidenceItem };
 import { isIndependent, isPartyStatement, mayBeEvidence } from './rules.ts';
-import { claimActors, groundSentences, quotesSubject, referredTo, type Actors } from './grounding.ts';
+import { claimActors, groundSentences, quotesSubject, referredTo, rowOfOther, type Actors } from './grounding.ts';
 import { isTableRow, readTableRow } from './table-figures.ts';
 import { readQuantities } from './quantities.ts';
 import { checkedFigures } from './claim-figures.ts';
@@ -102,6 +102,7 @@ export function bestPassage(ct: ClaimTerms, text: string, skip: readonly string[
     // A table row is read with its column headings, which say what its cells measure; the heading row itself
     // states nothing (its words are read with each row under it).
     const header = isTableRow(sentence) ? tableHeader(text, s.start) : undefined;
+    if (header && actors && rowOfOther(sentence, header, actors)) continue;
     if (isTableRow(sentence) && header === undefined && isTableRow(text.slice(s.end + 1, text.indexOf('\n', s.end + 1) < 0 ? undefined : text.indexOf('\n', s.end + 1)))) continue;
     const o = overlap(ct, header ? `${header}\n${sentence}` : sentence);
     // A sentence that shares the claim's words and states a figure of the claim's kind (a count of parcels beside

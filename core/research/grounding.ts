@@ -185,6 +185,20 @@ export function referents(quote: string, context: string): string[] {
 }
 
 /** Whether a sentence names in full (two words or more) a place the claim names or calls by a common noun. */
+/**
+ * Whether a table row is about someone other than the actors: in a table whose first column lists bodies (its
+ * heading is a kind of body, "Port", "Operator", "Club"), a row whose label is not one of theirs
+ * ("Brackwater | 6.38 | 6.40" beside "Saltmere | 5.71 | 6.11").
+ */
+export function rowOfOther(row: string, header: string, actors: Actors): boolean {
+  const heading = header.split('|')[0]!.trim().toLowerCase();
+  if (!new RegExp(`^(?:the\\s+)?(?:${BODY_NOUNS}|port|carrier|brewer|maker|name|provider|employer|institution|organisation)s?$`, 'i').test(heading)) return false;
+  // (A row that names them in another cell, "Evening Weather | Westmoor Broadcasting | 1.28", is theirs.)
+  const places = { names: actors.places ?? [], surnames: [], impersonal: false };
+  const cells = row.split('|').map((c) => c.trim()).filter((c) => /\p{L}/u.test(c));
+  return cells.length > 0 && !cells.some((c) => isActorName(c, actors) || isActorName(c, places));
+}
+
 export function namesClaimPlace(sentence: string, actors: Actors): boolean {
   const t = words(sentence);
   return (actors.places ?? []).some((f) => f.length >= 2 && containsSeq(t, f));
@@ -271,7 +285,10 @@ export function figureBelongsToOther(sentence: string, at: number, actors: Actor
   if (names.length > 0) return true;
   // A figure for a whole field ("across all services, 41%", "the national average of 72%") is not the subject's own.
   const clause = before.slice(Math.max(0, before.lastIndexOf(';'), before.lastIndexOf('. '), before.search(/,\s+(?:while|whereas|but|compared with|against)\b[^,;]*$/i)));
-  return AGGREGATE.test(clause);
+  return AGGREGATE.test(clause) || GROUP.test(clause);
 }
 
+// A group counted or named as several ("the five largest parcel fleets added 2,370", "the 38 large fleet keepers held
+// 214,600 vans", "Between them they own 291 pubs", "at the four ports totalled 25.8 million tonnes"): their figure, not one body's.
+const GROUP = /^\s*(?:[\p{L}-]+\s+){0,3}?(?:the|all|both)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+s\b|\bbetween\s+them\b|\b(?:together|collectively)\b/iu;
 const AGGREGATE = /^\s*(?:all\s+)?(?:suppliers|operators|councils|trusts|hospitals|airlines|retailers|companies|firms|clubs|schools|providers|landlords|insurers|banks|forces|services|networks|chains|supermarkets|utilities|charities)\b(?!\s+(?:at|of|in)\s+\p{Lu})|\b(?:across\s+(?:all|every|the\s+(?:country|sector|industry|region|nation))|(?:the\s+)?national(?:ly)?\s+(?:average|figure|rate|median)?|nationwide|\p{L}+[\s-]wide|(?:the|an?)\s+(?:average|median)\s+(?:for|across|of\s+all)|all\s+(?:other\s+)?(?:services|trusts|operators|suppliers|councils|forces|providers|companies|firms|clubs|schools|hospitals|authorities)|(?:every|each)\s+other)\b/iu;

@@ -211,8 +211,12 @@ function laterThan(e: Reading, date: string): boolean {
   const month = date.slice(0, 7);
   if ([...e.months].some((m) => m > month)) return true;
   const year = Number(date.slice(0, 4));
-  return [...e.years].some((y) => /^\d{4}$/.test(y) && Number(y) > year);
+  // (A split year, "2025/26", runs at least to the end of March of its second year.)
+  return [...e.years].some((y) => (/^\d{4}$/.test(y) && Number(y) > year) || (/^\d{4}\//.test(y) && `${Number(y.slice(0, 4)) + 1}-03-31` > date));
 }
+
+/** The latest year a figure is for ("2024/25" counts as 2025), or 0. */
+const latestYear = (e: Reading): number => Math.max(0, ...[...e.years].map((y) => (y.includes('/') ? Number(y.slice(0, 4)) + 1 : Number(y))));
 
 /** The figures judge. */
 export function figuresJudge(input: JudgeInput): Finding {
@@ -264,7 +268,10 @@ export function figuresJudge(input: JudgeInput): Finding {
             continue;
           }
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
-          const better = !best || score > best.score || (score === best.score && best.sentence === sentence && clauseShare(c, e) > clauseShare(c, best.e)) || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''));
+          // A claim that names no period is about the latest one it could mean: of a row's cells for 2023 and 2024,
+          // "ARR reached $412 million at year end", said in February 2025, is 2024's (later ones are left out above).
+          const later = c.years.size === 0 && best?.sentence === sentence && latestYear(e) > latestYear(best.e);
+          const better = !best || score > best.score || (score === best.score && best.sentence === sentence && clauseShare(c, e) > clauseShare(c, best.e)) || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? '')) || (score === best.score && later);
           if (better) best = { score, e, item, sentence };
         }
       }

@@ -3,7 +3,7 @@ import { candidateClaims } from './criteria.ts';
 import { figuresJudge } from './judge-figures.ts';
 import { sentenceSpans } from './judge-text.ts';
 import { partMeets, partOfYear } from './periods.ts';
-import { claimActors, figureBelongsToOther, groundSentences } from './grounding.ts';
+import { claimActors, figureBelongsToOther, groundSentences, rowOfOther } from './grounding.ts';
 
 // A level at the year's close, a year named relative to the day a claim was made, a bound a source states,
 // a figure in a clause that names the subject inside a place's name, and a sentence that refers back by a bare
@@ -69,5 +69,32 @@ describe('whose figure a clause gives', () => {
     const actors = claimActors('We now have more than 1,100 member farms.', coop);
     const grounded = groundSentences(['Harrowdale Dairy is a farmer-owned co-operative.', 'At 31 March 2025 it had 1,086 member farms.', 'Some 40 miles away, the weather was fine.'], actors);
     expect(grounded).toEqual([true, true, false]);
+  });
+});
+
+describe('figures of a group, and rows of a peers table', () => {
+  const actors = claimActors('We own 146 pubs.', { name: 'Hollin & Vane Brewing', kind: 'organisation', aliases: ['Hollin & Vane'], urls: [] });
+  it('takes a figure of several bodies together as none of theirs', () => {
+    for (const s of ['Between them they own 291 of the region\'s 1,480 pubs.', 'The five largest parcel fleets added 2,370 vans.', 'Cargo handled at the four ports totalled 25.8 million tonnes.']) {
+      expect(figureBelongsToOther(s, s.search(/\d[\d,.]*\s+(?:of|vans|million)/), actors), s).toBe(true);
+    }
+    const own = 'Hollin & Vane owned 139 pubs at the end of 2024.';
+    expect(figureBelongsToOther(own, own.indexOf('139'), actors)).toBe(false);
+  });
+
+  it("leaves out a row of another body in a table that lists bodies, and keeps one that names them in any cell", () => {
+    expect(rowOfOther('Brackwater | 6.38 | 6.40', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [], urls: [] }))).toBe(true);
+    expect(rowOfOther('Saltmere | 5.71 | 6.11', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [], urls: [] }))).toBe(false);
+    expect(rowOfOther('Evening Weather | Westmoor Broadcasting | 1.28', 'Programme | Broadcaster | 2024', claimActors('Evening Weather reached 1.4 million.', { name: 'Westmoor Broadcasting', kind: 'organisation', aliases: [], urls: [] }))).toBe(false);
+    // A table whose rows are measures ("Revenue | 4,276 | 4,618") is no list of bodies.
+    expect(rowOfOther('Revenue | 4,276 | 4,618', 'Item | 2023 | 2024', actors)).toBe(false);
+  });
+
+  it('reads a claim that names no period as the latest one a row gives that had ended when it was said', () => {
+    const row = [{ url: 'https://filings.example/1', publisher: 'Calder Securities Commission', published: '2025-03-31', quote: 'Annual recurring revenue at year end ($ millions) | 349.0 | 409.5', table_header: 'Item | FY2023 | FY2024', independent_of_subject: true, relevance: 0.6, sentences: ['Annual recurring revenue at year end ($ millions) | 349.0 | 409.5'] }];
+    const c = claimOf('Annual recurring revenue reached $412 million at year end.', '2025-02-20');
+    expect(figuresJudge({ claim: c, items: row }).outcome).toBe('true');
+    const season = [{ ...row[0]!, quote: 'Harrowdale | 436 | 471', table_header: 'Ski area | Patrol incidents 2024/25 | Patrol incidents 2025/26', sentences: ['Harrowdale | 436 | 471'] }];
+    expect(figuresJudge({ claim: claimOf('Our patrollers dealt with 412 incidents last season.', '2025-10-20'), items: season }).outcome).toBe('mostly_true');
   });
 });
