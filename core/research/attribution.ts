@@ -147,7 +147,10 @@ function reportedContext(sentence: string): string | null {
   doc.compute('root');
   const terms = (doc.json() as Array<{ terms: TermJson[] }>).flatMap((s) => s.terms);
   const isSpeech = (t: TermJson | undefined) => !!t && t.tags.includes('Verb') && SPEECH_VERBS.has(t.root ?? t.normal);
-  const main = terms.findIndex((t) => t.tags.includes('Verb') && !t.tags.some((g) => g === 'Auxiliary' || g === 'Modal'));
+  const isMain = (t: TermJson) => t.tags.includes('Verb') && !t.tags.some((g) => g === 'Auxiliary' || g === 'Modal');
+  let main = terms.findIndex(isMain);
+  // (A capitalised first word the tagger reads as a command is a noun: "Resort spokesperson Kirsty Lamont told us…".)
+  if (main === 0 && !isSpeech(terms[0]) && terms[0]!.tags.includes('Imperative')) main = terms.findIndex((t, i) => i > 0 && isMain(t));
   // compromise sometimes misses the real main verb ("bills rose" read as a noun), so a speech
   // verb only opens the sentence when what comes before it is short and holds no figure.
   const opening = terms.slice(0, main);

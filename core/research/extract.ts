@@ -114,15 +114,28 @@ const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
 const NEVER_RECORD = /\b(?:we|i)\s+(?:did|do|have|has|had)\s*(?:not|n['’]t)\s+[\p{L}]+\s+(?:a single|one single)\b|\b(?:we|i|our\s+[\p{L}-]+|the\s+(?:company|trust|council|service|club|paper|charity|network|association))\s+(?:have|has|had)?\s*(?:never|not once|not ever)\s+(?:been\s+)?[\p{L}]+(?:ed|en|t)\b|\b(?:not (?:a single|one)|none) of (?:our|its|their|the)\b[^.;]{0,60}\b(?:has|have|had|was|were|did)\b/iu;
 
+/**
+ * A heading: a line of twelve words or fewer, standing alone, with no closing stop ("Where we are: calendar year
+ * 2024", "What we will do", "Hollin & Vane Brewing Group, Stannerbridge, 11 June 2025"). It names a subject; it
+ * states nothing.
+ */
+function isHeadingLine(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const next = text.indexOf('\n', end);
+  const lineEnd = next < 0 ? text.length : next;
+  const quote = text.slice(start, end);
+  return /^[\s\-•*–]*$/.test(text.slice(lineStart, start)) && text.slice(end, lineEnd).trim() === '' && !/[.!?]["”’']?$/.test(quote.trim()) && tokens(quote).length <= 12;
+}
+
 export function isOffer(sentence: string): boolean {
   const s = sentence.replace(/^[\s"“‘']+/, '');
-  return new RegExp(`^(?:(?:all|any|existing|new|eligible|affected|our)\\s+)?(?:${ADDRESSEES})\\b[^.;]*?\\b(?:can|may|are able to|will be able to|are welcome to|are invited to)\\b`, 'i').test(s)
+  return new RegExp(`^(?:(?:all|any|existing|new|eligible|affected|our|trade|business|local|younger|older|regular)\\s+)?(?:${ADDRESSEES})\\b[^.;]*?\\b(?:can|may|are able to|will be able to|are welcome to|are invited to)\\b`, 'i').test(s)
     || /\b(?:is|are)\s+(?:also\s+|still\s+|now\s+)?available\s+(?:to|from|at|on|for|in)\b/i.test(s)
     || /\b(?:call|ring|contact|phone|email|text|write to|visit)\s+us\b/i.test(s)
     // "call our free safety line", "ring our advertising team on 01632 …": a service offered, not a claim.
     || /\b(?:call|ring|contact|phone|email|text)\s+(?:our|the)\s+(?:[\p{L}-]+\s+){0,3}(?:line|helpline|team|number|office|desk|centre|center)\b/iu.test(s)
     // "Cyclists are asked to take care…": a request to the public about the service itself.
-    || /\b(?:are|is)\s+(?:being\s+)?(?:asked|reminded|requested|kindly asked)\s+to\b/i.test(s)
+    || /\b(?:are|is)\s+(?:being\s+)?(?:asked|reminded|requested|kindly asked|encouraged)\s+to\b/i.test(s)
     || /^you\s+can\b/i.test(s)
     // "Follow us on social media", "Sign up to our newsletter", "Check the sailing status page before leaving home":
     // a call to use the subject's own channels, not advice an authority could support or contradict.
@@ -133,7 +146,7 @@ export function isOffer(sentence: string): boolean {
     // take part or buy, addressed to the reader.
     || /^(?:please\s+)?(?:join|book|subscribe|sign\s+up|register|donate|apply|buy|order|shop)\b[^.;]*(?:\b[\w-]+\.(?:example|com|org|net|co\.uk|org\.uk|gov)\b|\band\s+save\b)/i.test(s)
     || /^(?:please\s+)?subscribe\s+and\s+save\b/i.test(s)
-    || /^(?:if\s+you\b[^,]{0,80},\s*)?(?:please\s+)?(?:follow|sign\s+up|subscribe|register|download|join|like|share|visit|check(?:\s+in)?|book|keep\s+an\s+eye\s+on)\b[^.;]*\b(?:us|our|online|newsletter|app|website|site|page|alerts|feed|channels?|social\s+media)\b/i.test(s);
+    || /^(?:if\s+you\b[^,]{0,80},\s*)?(?:please\s+)?(?:follow|sign\s+up|subscribe|register|download|join|like|share|visit|check(?:\s+in)?|book|keep\s+an\s+eye\s+on|keep\s+listening|tune\s+in|listen)\b(?:[^.;]|\.\d)*\b(?:us|our|online|newsletter|app|website|site|page|alerts|feed|channels?|social\s+media)\b/i.test(s);
 }
 
 /**
@@ -181,7 +194,7 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
     for (const [a, b] of sentencesIn(doc.text, from, to)) {
       const [s, e] = trimQuote(doc.text, a, b);
       const quote = doc.text.slice(s, e);
-      if (seen.has(quote)) continue;
+      if (seen.has(quote) || (unit.how !== 'quotation' && isHeadingLine(doc.text, s, e))) continue;
       const view = parse(quote);
       const figures = figuresIn(view);
       const entities = entitiesIn(view);

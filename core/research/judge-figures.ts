@@ -270,8 +270,8 @@ export function figuresJudge(input: JudgeInput): Finding {
           // Delivery is cumulative: for a promise, the latest report of it is the fullest.
           // A claim that names no period is about the latest one it could mean: of a row's cells for 2023 and 2024,
           // "ARR reached $412 million at year end", said in February 2025, is 2024's (later ones are left out above).
-          const later = c.years.size === 0 && best?.sentence === sentence && latestYear(e) > latestYear(best.e);
-          const better = !best || score > best.score || (score === best.score && best.sentence === sentence && clauseShare(c, e) > clauseShare(c, best.e)) || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? '')) || (score === best.score && later);
+          const better = !best || score > best.score || (score === best.score && best.sentence === sentence && clauseShare(c, e) > clauseShare(c, best.e)) || (score === best.score && claim.claim_type === 'promise' && (item.published ?? '') > (best.item.published ?? ''))
+            || (score === best.score && c.years.size === 0 && best.sentence === sentence && latestYear(e) > latestYear(best.e));
           if (better) best = { score, e, item, sentence };
         }
       }

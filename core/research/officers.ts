@@ -56,26 +56,34 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
   const { org, own, ownBody } = organisation([...names, ...shortNames(text, names)]);
   if (!org) return [];
   const S = String.raw`(?i:(?:the\s+)?(?:${org}))`;
+  // The kinds of body the subject's name says it is, in the singular ("resort" for "Glenmarra Mountain Resorts").
+  const kindWords = [...new Set(names.flatMap((n) => tokens(n)).filter((w) => w.length >= 4 && (BODY.split('|').includes(w) || BODY.split('|').includes(w.replace(/s$/, '')) || /(?:resorts?|parks?|zoos?|mills?|works|halls?)$/.test(w))).map((w) => w.replace(/s$/, '')))].join('|');
   const THE = String.raw`(?:its|the\s+(?i:${BODY})['’]s|${S}['’]s)`;
   const ITEM = String.raw`${NAME},\s+(?i:(?:the|an?)\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
-  const patterns = [
+  // Each pattern, whether it lists several people, whether it refers back to a body named before ("its", "the
+  // group's", "who has run the group"), and whether the subject must have been named before it.
+  type Pattern = { re: RegExp; list?: boolean; back?: boolean; after?: boolean };
+  const patterns: Pattern[] = [
     // "Ruth Amberley, Group Chief Executive, Calderbrook Insurance Group"; "Ada Finch, chief executive of Harrowgate
     // Water"; "Witnesses: Marit Sandell, chief executive, and Ruben Halloway, performance director, Velmark Cycling Federation"
-    new RegExp(String.raw`${ITEM}(?:,?\s+(?:and\s+)?${ITEM.replace(/\(\(\?:/, '(?:(?:')})*(?:,\s*|\s+(?:of|at|for)\s+)${S}\b`, 'gu'),
+    { re: new RegExp(String.raw`${ITEM}(?:,?\s+(?:and\s+)?${ITEM.replace(/\(\(\?:/, '(?:(?:')})*(?:,\s*|\s+(?:of|at|for)\s+)${S}\b`, 'gu'), list: true },
     // "Calderbrook chief executive Fenella Ashgrove", "Calderbrook's managing director, Jo Tallis"
-    new RegExp(String.raw`\b${S}(?:['’]s)?\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
+    { re: new RegExp(String.raw`\b${S}(?:['’]s)?\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu') },
+    // "Resort spokesperson Kirsty Lamont", "Trust director Alun Petch": an office of the subject's own kind, named by a
+    // word of its name ("resort" for "Glenmarra Mountain Resorts"), in a text that has named the subject.
+    ...(kindWords ? [{ re: new RegExp(String.raw`\b(?i:${kindWords})\s+${OFFICE},?\s+${NAME}`, 'gu'), after: true }] : []),
     // "its chief executive, Ada Finch", "the group's chief executive Ruth Amberley"
-    new RegExp(String.raw`\b(?i:its|the\s+(?:${BODY})['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'),
+    { re: new RegExp(String.raw`\b(?i:its|the\s+(?:${BODY})['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE},?\s+${NAME}`, 'gu'), back: true },
     // "Priya Lomond, the council's director of funding"
-    new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'),
+    { re: new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'), back: true },
     // "Delia Farrant has run Swiftmarch Parcels since 2022", "Ada Finch founded Orrin Foods in 1998", "Priya Hollis
     // became chief executive of Moorcroft Animal Rescue in 2021"
-    new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu'),
+    { re: new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
     // "Priya Haldane, the managing director, told The Wavelength": an office of no body named, in a text about the
     // subject (named before it), is the subject's.
-    new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'),
+    { re: new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'), after: true },
     // "Ruth Amberley, who has run the group since 2022", "Marchbank, who took over the council in 2022"
-    new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)|(?:became|becomes|is|was|been|serves\s+as|served\s+as)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at)(?:\s+the)?)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'),
+    { re: new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)|(?:became|becomes|is|was|been|serves\s+as|served\s+as)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at)(?:\s+the)?)\s+(?:the\s+(?i:${BODY})\b|${S}\b)`, 'gu'), back: true },
   ];
   const out: string[][] = [];
   const named = new RegExp(S, 'u');
@@ -109,13 +117,13 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
       add(item[1]!.replace(/^(?:Captain|Capt|Cllr|Councillor)\.?\s+/, ''), m.index + m[0].indexOf(item[1]!));
     }
   }
-  for (const [k, re] of patterns.entries()) {
+  for (const { re, list, back, after } of patterns) {
     for (const m of text.matchAll(re)) {
       // "its chief executive", "who has run the group": of the organisation named before. The subject's own kind
       // ("the council" for "Brackenvale Arts Council") may have been named anywhere before; another kind of
       // body, or "its", only in the same sentence or the one before.
       // ("who became chief executive of Moorcroft Animal Rescue" names it itself.)
-      if (k >= 2 && /\b(?:its|the\s+[\p{L}]+['’]s|who\s)/iu.test(m[0]) && !named.test(m[0].replace(/^[^,]*,\s+/, ''))) {
+      if (back && /\b(?:its|the\s+[\p{L}]+['’]s|who\s)/iu.test(m[0]) && !named.test(m[0].replace(/^[^,]*,\s+/, ''))) {
         const kind = new RegExp(String.raw`\bthe\s+(${BODY})\b`, 'i').exec(m[0])?.[1]?.toLowerCase();
         const before = text.slice(0, m.index);
         const recent = before.slice(Math.max(0, before.length - 250));
@@ -124,8 +132,8 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
         const ok = kind && ownBody && new RegExp(`^(?:${ownBody})$`).test(kind) ? named.test(before) : (!kind || GENERIC.test(kind)) && named.test(recent.slice(last));
         if (!ok) continue;
       }
-      if (k === 5 && !named.test(text.slice(0, m.index))) continue;
-      if (k === 0) {
+      if (after && !named.test(text.slice(0, m.index))) continue;
+      if (list) {
         // Every person of the list: each "Name, office" before the organisation.
         for (const item of m[0].matchAll(new RegExp(ITEM, 'gu'))) add(item[1]!, m.index + item.index);
       } else add(m[1]!, m.index);
@@ -145,7 +153,14 @@ export function withOfficers(isSubject: (t: string) => boolean, officers: readon
   const role = org ? new RegExp(String.raw`\b(?:(?i:the\s+(?:${ownBody || '(?!)'})['’]s)|(?i:(?:the\s+)?(?:${org}))['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
   if (officers.length === 0 && !role) return isSubject;
   const shared = new Set(otherSpeakers.map((s) => tokens(s).at(-1)));
-  const forms = officers.flatMap((o) => (o.length > 1 && !shared.has(o.at(-1)) && o.at(-1)!.length >= 3 ? [o, [o.at(-1)!]] : [o]));
+  // (A first name alone, as a broadcaster calls its guests, "Kirsty told us", when no other speaker or officer has it.)
+  const firsts = officers.map((o) => o[0]);
+  const sharedFirst = new Set([...otherSpeakers.map((s) => tokens(s)[0]), ...firsts.filter((f, i) => firsts.indexOf(f) !== i)]);
+  const forms = officers.flatMap((o) => [
+    o,
+    ...(o.length > 1 && !shared.has(o.at(-1)) && o.at(-1)!.length >= 3 ? [[o.at(-1)!]] : []),
+    ...(o.length > 1 && !sharedFirst.has(o[0]) && o[0]!.length >= 4 ? [[o[0]!]] : []),
+  ]);
   return (t) => {
     if (isSubject(t)) return true;
     if (role?.test(t)) return true;

@@ -73,7 +73,7 @@ describe('whose figure a clause gives', () => {
 });
 
 describe('figures of a group, and rows of a peers table', () => {
-  const actors = claimActors('We own 146 pubs.', { name: 'Hollin & Vane Brewing', kind: 'organisation', aliases: ['Hollin & Vane'], urls: [] });
+  const actors = claimActors('We own 146 pubs.', { name: 'Hollin & Vane Brewing', kind: 'organisation', aliases: ['Hollin & Vane'] });
   it('takes a figure of several bodies together as none of theirs', () => {
     for (const s of ['Between them they own 291 of the region\'s 1,480 pubs.', 'The five largest parcel fleets added 2,370 vans.', 'Cargo handled at the four ports totalled 25.8 million tonnes.']) {
       expect(figureBelongsToOther(s, s.search(/\d[\d,.]*\s+(?:of|vans|million)/), actors), s).toBe(true);
@@ -83,9 +83,9 @@ describe('figures of a group, and rows of a peers table', () => {
   });
 
   it("leaves out a row of another body in a table that lists bodies, and keeps one that names them in any cell", () => {
-    expect(rowOfOther('Brackwater | 6.38 | 6.40', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [], urls: [] }))).toBe(true);
-    expect(rowOfOther('Saltmere | 5.71 | 6.11', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [], urls: [] }))).toBe(false);
-    expect(rowOfOther('Evening Weather | Westmoor Broadcasting | 1.28', 'Programme | Broadcaster | 2024', claimActors('Evening Weather reached 1.4 million.', { name: 'Westmoor Broadcasting', kind: 'organisation', aliases: [], urls: [] }))).toBe(false);
+    expect(rowOfOther('Brackwater | 6.38 | 6.40', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [] }))).toBe(true);
+    expect(rowOfOther('Saltmere | 5.71 | 6.11', 'Port | 2023 | 2024', claimActors('The port handled 6.4 million tonnes.', { name: 'Saltmere Harbour Authority', kind: 'organisation', aliases: [] }))).toBe(false);
+    expect(rowOfOther('Evening Weather | Westmoor Broadcasting | 1.28', 'Programme | Broadcaster | 2024', claimActors('Evening Weather reached 1.4 million.', { name: 'Westmoor Broadcasting', kind: 'organisation', aliases: [] }))).toBe(false);
     // A table whose rows are measures ("Revenue | 4,276 | 4,618") is no list of bodies.
     expect(rowOfOther('Revenue | 4,276 | 4,618', 'Item | 2023 | 2024', actors)).toBe(false);
   });

@@ -221,6 +221,8 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       const prev = words(before).at(-1) ?? '';
       if (n === 1 && !m[8] && !m[9]) continue; // "one" is rarely a figure ("one of the", "no one")
       if (['top', 'bottom'].includes(prev)) continue; // a league position band, not a count
+      // A time of day: "queuing at the barrier before seven", "open until nine tonight".
+      if (n <= 12 && !m[8] && !m[9] && ['before', 'after', 'at', 'until', 'till', 'from', 'past', 'by'].includes(prev) && /^\s*(?:$|[,.;:!?)]|o['’]clock\b|(?:am|pm|tonight|this\s+(?:morning|evening)|in\s+the\s+(?:morning|evening))\b)/i.test(after)) continue;
       const u = unitOf(m[9], undefined);
       value = n * (SCALE[(m[8] ?? '').toLowerCase()] ?? 1) * u.factor;
       unit = u.unit;

@@ -52,3 +52,28 @@ describe('types', () => {
     expect(type("We haven't closed a single depot in five years").deadline).toBeNull();
   });
 });
+
+describe('a resort spokesperson named by first name, headings, offers and times of day', () => {
+  const resort = { name: 'Glenmarra Mountain Resorts', kind: 'organisation' as const, aliases: [], urls: ['https://glenmarra.example'] };
+  const blog = (text: string) => extractClaims({ url: 'https://westmarch-radio.example/live/1', title: 'LIVE: Glenmarra opens', publisher: 'Westmarch Radio', published: '2025-12-13', speakers: [resort.name], text }, resort).map((c) => c.quote);
+
+  it('reads "Resort spokesperson Kirsty Lamont told us" and later "Kirsty told us" as the resort\'s, and the blog\'s own lines as not', () => {
+    const got = blog([
+      "08:02 Good morning from the foot of the Glenmarra access road, where the first cars were queuing before seven.",
+      "08:41 Resort spokesperson Kirsty Lamont told us that nine of the resort's 14 lifts were running this morning.",
+      '11:10 Kirsty told us that more than 5,000 season passes had now been sold for this winter.',
+    ].join('\n'));
+    expect(got.some((q) => q.includes('nine of the resort'))).toBe(true);
+    expect(got.some((q) => q.includes('5,000 season passes'))).toBe(true);
+    expect(got.some((q) => q.includes('Good morning'))).toBe(false);
+  });
+
+  it('leaves out headings, offers to trade customers, encouragements and calls to keep listening', () => {
+    const own = (text: string) => extractClaims({ url: 'https://glenmarra.example/news', title: 'News', publisher: resort.name, published: '2025-06-11', speakers: [resort.name], text }, resort).map((c) => c.quote);
+    for (const line of ['Glenmarra Mountain Resorts, Kinlarig, 11 June 2025', 'Where we are: calendar year 2024', 'What we will do', 'Trade customers can order lift passes through the group desk, open seven days a week.', 'Families are encouraged to book online before they travel.', 'Keep listening on 102.4 FM, on DAB and on our app.']) {
+      expect(own(line), line).toEqual([]);
+    }
+    // A line with its closing stop is a sentence, heading or not.
+    expect(own('Skier days: 212,400, up 12%.')).toHaveLength(1);
+  });
+});
