@@ -78,3 +78,12 @@ describe('who speaks, and what a claim names by a common noun', () => {
     expect(judgeClaim(candidate!, [{ ...item, quote: 'There was a queue on Saturday morning, when Pellow Castle opened to the public for the first time since October 2023.' }], '2026-06-30', actors).outcome).toBe('unresolvable');
   });
 });
+
+describe('a promise reported delayed', () => {
+  it('is not broken by the delay alone: a promise kept late is kept', () => {
+    const society = { name: 'Pennant Vale Building Society', kind: 'organisation' as const, aliases: [], urls: ['https://pennant-vale.example'] };
+    const [claim] = candidateClaims({ url: 'https://pennant-vale.example/news', title: 'News', publisher: society.name, published: '2023-02-01', speakers: [society.name], text: 'We will open new branches in Ludbury and Kestle Cross during 2023.' }, society);
+    const item = { url: 'https://mercia-post.example/2023/11', publisher: 'Mercia Business Post', published: '2023-11-20', quote: 'Pennant Vale Building Society has delayed the opening of its new branches in Ludbury and Kestle Cross.', independent_of_subject: true, relevance: 0.6 };
+    expect(judgeClaim(claim!, [item], '2024-06-30').outcome).toBe('unresolvable');
+  });
+});

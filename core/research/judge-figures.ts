@@ -62,13 +62,15 @@ const samePeriod = (c: Reading, e: Reading) =>
 
 /**
  * Whether a bound a source states settles a bound claimed the same way ("all staff are paid at least £13.50 an
- * hour" for "we will pay every member of staff at least £13.50"): only when it is as strict or stricter. A bound
- * the other way, or a looser one, says nothing of the claim's.
+ * hour" for "we will pay every member of staff at least £13.50"): only a floor as high or higher. A bound the
+ * other way, or a lower one, says nothing of the claim's.
  */
 function boundImplies(e: Reading, c: Reading): boolean {
-  if (c.threshold === null || e.threshold !== c.threshold || c.kind !== e.kind || c.low !== c.high) return false;
+  // (A floor only: a ceiling is as often what is on offer, "up to £15,000 towards a deposit", where a lower one
+  // a source gives contradicts the claim rather than bearing it out.)
+  if (c.threshold !== 'above' || e.threshold !== 'above' || c.kind !== e.kind || c.low !== c.high) return false;
   if (e.value === c.value) return e.inclusive === c.inclusive || !e.inclusive;
-  return c.threshold === 'above' ? e.value > c.value : e.value < c.value;
+  return e.value > c.value;
 }
 
 /** How well a passage figure measures the same thing as a claimed one; null when it cannot. */

@@ -21,7 +21,6 @@ type Signal = 'support' | 'against' | 'partial';
 
 const DONE = new Set(['complete', 'finish', 'open', 'reopen', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'fulfil', 'fulfill', 'honour', 'honor', 'ship', 'award', 'appoint', 'pay', 'freeze', 'keep', 'hold', 'stay', 'remain'].map(stem));
 const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
-const DELAY = new Set(['delay', 'postpone', 'defer'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
 const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (?:our|its|their) (?:history|\d+-year history)|on record|of all time|since records began)\b|\brecord (?:high|low|number|total|year)\b`, 'i');
@@ -186,9 +185,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   }
   // "the only one to grow its land bank" against "was not alone in adding land".
   if (EXCLUSIVE.test(claim.quote) && NOT_EXCLUSIVE.test(sentence)) say('against', 'says others did it too');
-  // "Delayed" beside a report of the deed means late (on_time reads it); alone, it means not done by the date.
-  const delayed = uses.find((u) => DELAY.has(u.stem) && !u.negative && about(u.stem));
-  if (delayed && forward && !out.some((r) => r.signal === 'support')) say('against', 'reports it delayed');
+  // "Delayed" beside a report of the deed means late (on_time reads it); alone, it says only that it was not done by
+  // the date, and a promise kept late is kept: it settles nothing until the deed is reported, or reported not done.
   // (A claim that itself owns to an error — "we got one figure wrong" — is not contradicted by a source that says the same.)
   if (WRONG.test(sentence) && !WRONG.test(claim.quote)) {
     // A sentence that repeats the claim in order to call it wrong does not also confirm it.

@@ -147,8 +147,8 @@ describe('promises', () => {
     expect(late).toMatchObject({ outcome: 'true', on_time: false });
   });
 
-  it('delayed and not done by the date: false; delayed but done: kept late', () => {
-    expect(judgeClaim(AUDIT, [ev(GAZETTE, '2024-07-15', 'Orrin Foods has delayed its flour sourcing audit until 2025.')], '2024-12-01').outcome).toBe('false');
+  it('delayed and not yet done: open (a promise kept late is kept); delayed but done: kept late', () => {
+    expect(judgeClaim(AUDIT, [ev(GAZETTE, '2024-07-15', 'Orrin Foods has delayed its flour sourcing audit until 2025.')], '2024-12-01').outcome).toBe('unresolvable');
     const late = judgeClaim(AUDIT, [ev(GAZETTE, '2024-10-15', 'Orrin Foods published its flour sourcing audit in October 2024 after it was delayed twice.')], '2024-12-01');
     expect(late).toMatchObject({ outcome: 'true', on_time: false });
   });

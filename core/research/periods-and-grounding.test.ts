@@ -53,6 +53,8 @@ describe('a bound the source states', () => {
     expect(judge(claim, '2025-08-01', 'A payroll audit confirmed that all directly employed staff are paid at least £13.50 an hour.', '2025-09-15').outcome).toBe('true');
     expect(judge(claim, '2025-08-01', 'A payroll audit confirmed that all directly employed staff are paid at least £14 an hour.', '2025-09-15').outcome).toBe('true');
     expect(judge(claim, '2025-08-01', 'A payroll audit confirmed that all directly employed staff are paid at least £12 an hour.', '2025-09-15').outcome).toBe('unresolvable');
+    // A ceiling is what is on offer: a lower one in the source does not bear it out.
+    expect(judge('Our Starter Deposit scheme paid up to £15,000 towards a deposit in 2024.', '2025-05-01', 'The Starter Deposit scheme paid up to £13,000 towards a deposit in 2024.', '2025-06-01').outcome).not.toBe('true');
   });
 });
 
