@@ -123,6 +123,9 @@ const COPULA_CHANGE = /\b(rise|increase|fall|drop|decline|decrease|reduction|cut
 /** "per 100,000 accounts", "per head", "per 1,000 residents": a rate, not a count. */
 export const PER_MANY = /\bper\s+(?:[\d,]+|head|capita|person|resident|hundred|thousand|million)\b/i;
 
+/** Whether what follows a figure dates it to the year before the sentence's ("…, up from £1.31bn the year before"). */
+const yearBefore = (after: string) => /^\s*(?:in\s+)?(?:the\s+(?:year|twelve\s+months)\s+before|the\s+previous\s+year|a\s+year\s+(?:earlier|before))\b/i.test(after);
+
 /** "Nearly N", "just under N": from this share of N up to N (a careful reader's "nearly two in five" is 38%, not 36%). */
 export const NEARLY = 0.95;
 
@@ -323,8 +326,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       context,
       clause: ownClause(sentence, clause, clauseStart, at, context),
       rate: PER_MANY.test(after.split(/[,;:]/)[0]!.split(/\s+/).slice(0, 8).join(' ')),
-      // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%").
-      years: changeYears(kind, `${clause} ${header ?? ''}`, sentence),
+      // The clause's own period, else the sentence's ("Fiscal 2024 revenue was $4.62 billion, up 8%"); the level a
+      // change started from "the year before" is the year before it ("£1.46bn in 2022, up from £1.31bn the year before").
+      years: yearBefore(after) ? new Set([...changeYears(kind, `${clause} ${header ?? ''}`, sentence)].filter((y) => /^\d{4}$/.test(y)).map((y) => String(Number(y) - 1))) : changeYears(kind, `${clause} ${header ?? ''}`, sentence),
       months: monthsIn(`${clause} ${header ?? ''}`).size ? monthsIn(`${clause} ${header ?? ''}`) : monthsIn(sentence),
       part: partOfYear(`${clause} ${header ?? ''}`) ?? partOfYear(sentence),
     });
