@@ -79,6 +79,9 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     // "Delia Farrant has run Swiftmarch Parcels since 2022", "Ada Finch founded Orrin Foods in 1998", "Priya Hollis
     // became chief executive of Moorcroft Animal Rescue in 2021"
     { re: new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
+    // "I met Imogen Carraway (chief executive since 2019, a former veterinary nurse)": an office in brackets after the
+    // name, in a text about the subject.
+    { re: new RegExp(String.raw`${NAME}\s+\((?:the\s+|its\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'), after: true },
     // "Priya Haldane, the managing director, told The Wavelength": an office of no body named, in a text about the
     // subject (named before it), is the subject's.
     { re: new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'), after: true },

@@ -159,6 +159,7 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
       const bare = !m[1] && !m[3] && !m[4];
       if (bare && /^(19|20)\d\d$/.test(digits) && !/[.,]/.test(m[2])) continue; // a year
       if (/^\s*(st|nd|rd|th)\b/i.test(after)) continue; // an ordinal
+      if (bare && /^\s*[(\[]?$/.test(before) && /^[.)\]]\s+["“‘]?\p{Lu}/u.test(after)) continue; // a paragraph's number ("2. Over the course of the day…")
       if (/^[/–-]\d/.test(after) || /\d[/–-]$/.test(before)) { if (/^(19|20)\d\d$/.test(digits) || /^\d\d$/.test(digits)) continue; } // "2023-24"
       const prevWord = words(before).at(-1) ?? '';
       const nextWord = words(after).at(0) ?? '';

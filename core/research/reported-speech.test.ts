@@ -77,3 +77,18 @@ describe('a resort spokesperson named by first name, headings, offers and times 
     expect(own('Skier days: 212,400, up 12%.')).toHaveLength(1);
   });
 });
+
+describe('a Q&A introduction and numbered paragraphs', () => {
+  it('takes the office in brackets after a name, in a text about the subject, as the subject\'s', () => {
+    const zoo = ['Fenwold Zoo and Conservation Park'];
+    expect(officersOf('Fenwold Zoo and Conservation Park has had a hard year. I met Imogen Carraway (chief executive since 2019, a former veterinary nurse) at the lemur walk.', zoo)).toEqual([['imogen', 'carraway']]);
+    expect(officersOf('I met Imogen Carraway (chief executive since 2019) at the lemur walk. Fenwold Zoo and Conservation Park has had a hard year.', zoo)).toEqual([]);
+  });
+
+  it('reads a paragraph\'s number as no figure', async () => {
+    const { readQuantities } = await import('./quantities.ts');
+    expect(readQuantities("3. The men's race was won by Tobias Arrendale in 2 hours 7 minutes 41 seconds.").map((q) => q.text)).toEqual(['2 hours 7 minutes 41 seconds']);
+    expect(readQuantities('(2) Registered entries were 30,900.').map((q) => q.text)).toEqual(['30,900']);
+    expect(readQuantities('3 of the 14 schools opened.').map((q) => q.text)).toContain('3');
+  });
+});
