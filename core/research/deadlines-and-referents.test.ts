@@ -87,3 +87,14 @@ describe('a promise reported delayed', () => {
     expect(judgeClaim(claim!, [item], '2024-06-30').outcome).toBe('unresolvable');
   });
 });
+
+describe('a deed reported done', () => {
+  const columnist = { name: 'Barnaby Kettle', kind: 'person' as const, aliases: [], urls: ['https://kettle.example'] };
+  const [claim] = candidateClaims({ url: 'https://kettle.example/column', title: 'Column', publisher: columnist.name, published: '2025-01-12', speakers: [columnist.name], text: 'Stanwick Homes will slash its dividend when it reports in March.' }, columnist);
+  const item = (quote: string) => ({ url: 'https://city-ledger.example/2025/03/20', publisher: 'The City Ledger', published: '2025-03-20', quote, independent_of_subject: true, relevance: 0.6 });
+  it('bears out a forecast of one deed only by that deed, not by another ("kept its dividend")', () => {
+    expect(claim!.claim_type).toBe('prediction');
+    expect(judgeClaim(claim!, [item('Stanwick Homes kept its final dividend unchanged at 14p a share yesterday.')], '2025-06-30').outcome).not.toBe('true');
+    expect(judgeClaim(claim!, [item('Stanwick Homes slashed its final dividend to 9p a share yesterday.')], '2025-06-30').outcome).toBe('true');
+  });
+});

@@ -19,7 +19,9 @@ import type { Outcome } from '../method/outcomes.ts';
 
 type Signal = 'support' | 'against' | 'partial';
 
-const DONE = new Set(['complete', 'finish', 'open', 'reopen', 'meet', 'achieve', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'confirm', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'fulfil', 'fulfill', 'honour', 'honor', 'ship', 'award', 'appoint', 'pay', 'freeze', 'keep', 'hold', 'stay', 'remain'].map(stem));
+// The deeds of completion among them: one reported done bears out a promise of another ("will open" against "went
+// live"); a deed of keeping ("keep", "hold", "stay") or another deed ("slash") is borne out only by its own verb.
+const COMPLETE = new Set(['complete', 'finish', 'open', 'reopen', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'ship', 'award', 'appoint', 'welcome', 'set', 'establish', 'create', 'form', 'live'].map(stem));
 const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
 const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
@@ -167,11 +169,14 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));
   // Confirming a factual claim in words takes most of what it is about, not two words of it.
   const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(Math.min(2, nouns.size), Math.ceil(0.6 * nouns.size));
+  // (A claim of a deed of completion, or of none the tagger reads: "the new studios will be on air".)
+  // (Read from its words as well as its verbs: the tagger does not always find "start" in "will start in February".)
+  const completing = actions.stems.size === 0 || [...actions.stems, ...words(claim.quote).map(stem)].some((a) => COMPLETE.has(a));
   for (const u of uses) {
     if (!about(u.stem)) continue;
     // Failure words speak to a commitment or a forecast, whose deed the sentence names.
     if (forward && FAIL.has(u.stem) && !u.negative) say('against', `reports it ${u.stem === stem('deny') ? 'denied' : 'failed'}`);
-    if (!actions.stems.has(u.stem) && !(forward && DONE.has(u.stem) && !claimNegative)) continue;
+    if (!actions.stems.has(u.stem) && !(forward && COMPLETE.has(u.stem) && !claimNegative && completing)) continue;
     if (u.future) continue;
     const sentenceNegative = u.negative;
     if (sentenceNegative !== claimNegative) say('against', claimNegative ? 'reports it done, where the claim says it was not' : 'says it was not done');
