@@ -19,8 +19,7 @@ import type { Outcome } from '../method/outcomes.ts';
 
 type Signal = 'support' | 'against' | 'partial';
 
-// The deeds of completion among them: one reported done bears out a promise of another ("will open" against "went
-// live"); a deed of keeping ("keep", "hold", "stay") or another deed ("slash") is borne out only by its own verb.
+// Deeds of completion: one reported done bears out a promise of another ("will open", "went live"); others, only their own verb.
 const COMPLETE = new Set(['complete', 'finish', 'open', 'reopen', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'ship', 'award', 'appoint', 'welcome', 'set', 'establish', 'create', 'form', 'live'].map(stem));
 const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
 const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
@@ -133,8 +132,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     say(checkedFigures(claim.quote, claim.claim_type).length ? 'partial' : 'against', 'reports it is not a record');
     return out;
   }
-  // (A place the claim names or calls by a common noun, "the hall" for Fenwright Hall, named in the sentence in full,
-  // counts as one more thing the two share.)
+  // (A place the claim names or calls "the hall", named here in full, is one more thing the two share.)
   const placeNamed = input.actors && namesClaimPlace(sentence, input.actors) ? 1 : 0;
   if (sharedNouns.length + placeNamed < Math.min(2, nouns.size) || sharedNouns.length === 0) return out;
   // "We have not had a single finding of severe maladministration since April 2024": a source that reports
@@ -157,9 +155,8 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   }
   const claimed = checkedFigures(claim.quote, claim.claim_type);
   const differ = figuresDiffer(claim.quote, sentence, forward);
-  // A claim with figures is confirmed by its figures (the figures judge), never by words around other numbers.
-  // A statement of fact or a forecast with figures is confirmed by its figures (a promise of a deed may be reported done
-  // in words; "Ambler scored 846 runs" does not make "Ambler will score a thousand runs" come about).
+  // A statement of fact or a forecast with figures is confirmed by its figures, never by words around other numbers (a
+  // promise of a deed may be reported done in words; "scored 846 runs" does not bear out "will score a thousand").
   // A promise of a number of deeds ("open 150 warm hubs") is kept in full only when the number done is reported;
   // a report of some done ("the hubs opened") is the figures judge's to weigh.
   const countedPromise = claim.claim_type === 'promise' && claimed.some((c) => c.unit === 'count' && c.value > 1);
@@ -169,8 +166,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   const claimNegative = actions.negative || NEGATED_PREDICATE.test(claim.quote.replace(BOUNDS, ' '));
   // Confirming a factual claim in words takes most of what it is about, not two words of it.
   const enough = claim.claim_type !== 'factual' || sharedNouns.length >= Math.max(Math.min(2, nouns.size), Math.ceil(0.6 * nouns.size));
-  // (A claim of a deed of completion, or of none the tagger reads: "the new studios will be on air".)
-  // (Read from its words as well as its verbs: the tagger does not always find "start" in "will start in February".)
+  // (A claim of a deed of completion, or of none the tagger reads, "will be on air"; read from its words too.)
   const completing = actions.stems.size === 0 || [...actions.stems, ...words(claim.quote).map(stem)].some((a) => COMPLETE.has(a));
   for (const u of uses) {
     if (!about(u.stem)) continue;
@@ -190,8 +186,7 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
   }
   // "the only one to grow its land bank" against "was not alone in adding land".
   if (EXCLUSIVE.test(claim.quote) && NOT_EXCLUSIVE.test(sentence)) say('against', 'says others did it too');
-  // "Delayed" beside a report of the deed means late (on_time reads it); alone, it says only that it was not done by
-  // the date, and a promise kept late is kept: it settles nothing until the deed is reported, or reported not done.
+  // ("Delayed" alone settles nothing, since a promise kept late is kept; beside a report of the deed, on_time reads it.)
   // (A claim that itself owns to an error — "we got one figure wrong" — is not contradicted by a source that says the same.)
   if (WRONG.test(sentence) && !WRONG.test(claim.quote)) {
     // A sentence that repeats the claim in order to call it wrong does not also confirm it.
