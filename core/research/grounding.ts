@@ -184,7 +184,6 @@ export function referents(quote: string, context: string): string[] {
   return out;
 }
 
-/** Whether a sentence names in full (two words or more) a place the claim names or calls by a common noun. */
 /**
  * Whether a table row is about someone other than the actors: in a table whose first column lists bodies (its
  * heading is a kind of body, "Port", "Operator", "Club"), a row whose label is not one of theirs
@@ -199,6 +198,7 @@ export function rowOfOther(row: string, header: string, actors: Actors): boolean
   return cells.length > 0 && !cells.some((c) => isActorName(c, actors) || isActorName(c, places));
 }
 
+/** Whether a sentence names in full (two words or more) a place the claim names or calls by a common noun. */
 export function namesClaimPlace(sentence: string, actors: Actors): boolean {
   const t = words(sentence);
   return (actors.places ?? []).some((f) => f.length >= 2 && containsSeq(t, f));

@@ -15,6 +15,8 @@ const NAME1 = String.raw`((?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+
 // What a text calls the organisation it is about once it has named it.
 const BODY = 'group|company|firm|business|society|trust|council|service|club|charity|authority|agency|network|operator|airline|institute|paper|newspaper|magazine|station|insurer|bank|lender|supplier|utility|board|force|party|school|university|hospital|practice|partnership|brand|chain|retailer|maker|manufacturer|developer|builder|contractor|federation|association|union|cooperative|co-operative|commission|foundation|centre|museum|broadcaster|channel|port|airport|college|academy';
 
+const BODY_KINDS = BODY.split('|');
+
 // Kinds any organisation may be called, whatever its name says.
 const GENERIC = /^(?:company|firm|business|group|operator|brand|organisation|organization)$/;
 
@@ -29,7 +31,7 @@ function organisation(names: readonly string[]): { org: string; own: Set<string>
   return {
     org: names.filter((n) => n.trim().length >= 3).map((n) => escape(n.trim()).replace(/\s+/g, '\\s+')).join('|'),
     own,
-    ownBody: BODY.split('|').filter((b) => own.has(b)).join('|'),
+    ownBody: BODY_KINDS.filter((b) => own.has(b)).join('|'),
   };
 }
 
@@ -43,7 +45,7 @@ function shortNames(text: string, names: readonly string[]): string[] {
   for (const name of names) {
     const parts = name.trim().split(/\s+/);
     const first = parts[0]!;
-    if (parts.length < 2 || first.length < 4 || !/^\p{Lu}\p{Ll}+$/u.test(first) || BODY.split('|').includes(first.toLowerCase())) continue;
+    if (parts.length < 2 || first.length < 4 || !/^\p{Lu}\p{Ll}+$/u.test(first) || BODY_KINDS.includes(first.toLowerCase())) continue;
     const longer = new RegExp(String.raw`\b${escape(first)}\s+(\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*)*)`, 'gu');
     const others = [...text.matchAll(longer)].filter((m) => !names.some((n) => `${first} ${m[1]}`.startsWith(n) || n.startsWith(`${first} ${m[1]}`)));
     if (others.length === 0 && !out.includes(first)) out.push(first);
@@ -57,7 +59,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
   if (!org) return [];
   const S = String.raw`(?i:(?:the\s+)?(?:${org}))`;
   // The kinds of body the subject's name says it is, in the singular ("resort" for "Glenmarra Mountain Resorts").
-  const kindWords = [...new Set(names.flatMap((n) => tokens(n)).filter((w) => w.length >= 4 && (BODY.split('|').includes(w) || BODY.split('|').includes(w.replace(/s$/, '')) || /(?:resorts?|parks?|zoos?|mills?|works|halls?)$/.test(w))).map((w) => w.replace(/s$/, '')))].join('|');
+  const kindWords = [...new Set(names.flatMap((n) => tokens(n)).filter((w) => w.length >= 4 && (BODY_KINDS.includes(w) || BODY_KINDS.includes(w.replace(/s$/, '')) || /(?:resorts?|parks?|zoos?|mills?|works|halls?)$/.test(w))).map((w) => w.replace(/s$/, '')))].join('|');
   const THE = String.raw`(?:its|the\s+(?i:${BODY})['’]s|${S}['’]s)`;
   const ITEM = String.raw`${NAME},\s+(?i:(?:the|an?)\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
   // Each pattern, whether it lists several people, whether it refers back to a body named before ("its", "the
