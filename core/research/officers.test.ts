@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { extractClaims } from './extract.ts';
-import { officersOf, withOfficers } from './officers.ts';
+import { ci, officersOf, withOfficers } from './officers.ts';
 import { wordingJudge } from './judge-wording.ts';
 import { candidateClaims } from './criteria.ts';
 import { sentenceSpans } from './judge-text.ts';
@@ -143,5 +146,29 @@ describe('promises about every one of a kind, and promises that a state will las
     const claim = claimOf('The clinics will stay open for walk-ins until the end of March 2026.');
     expect(wordingJudge({ claim, items: items('The clinics stayed open for walk-ins through the winter.', '2026-02-20') }).outcome).toBe('unresolvable');
     expect(wordingJudge({ claim, items: items('The clinics stayed open for walk-ins until the end of March 2026.', '2026-04-10') }).outcome).toBe('true');
+  });
+});
+
+describe('patterns that ignore case without inline modifiers', () => {
+  it('writes a pattern out letter by letter, its escapes and classes kept', () => {
+    const office = new RegExp(`^${ci(String.raw`chief\s+executive|ceo`)}$`, 'u');
+    expect(['Chief Executive', 'CHIEF executive', 'chief\texecutive', 'CEO', 'Ceo'].every((t) => office.test(t))).toBe(true);
+    expect(office.test('chiefexecutive')).toBe(false);
+    // \p{Lu} still asks for a capital; a class keeps its own letters.
+    const named = new RegExp(`^${ci(String.raw`the\s+\p{Lu}[a-z]+`)}$`, 'u');
+    expect(named.test('The Moor')).toBe(true);
+    expect(named.test('THE Moor')).toBe(true);
+    expect(named.test('the moor')).toBe(false);
+    expect(named.test('the MOOR')).toBe(false);
+  });
+
+  it('no pattern of the research stages uses an inline modifier', () => {
+    // V8 (Node 24) matched a pattern holding `(?i:…)` differently once it had compiled it from its interpreted form:
+    // officers found when a pack was read alone went missing after other packs had been read in the same process.
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const sources = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    expect(sources.length).toBeGreaterThan(20);
+    const using = sources.filter((f) => /\(\?[imsx-]+:/.test(readFileSync(path.join(dir, f), 'utf8')));
+    expect(using).toEqual([]);
   });
 });
