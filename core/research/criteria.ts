@@ -22,6 +22,13 @@ export const FIGURE_BANDS = [
   { outcome: 'mostly_true', within: 0.1 },
   { outcome: 'mostly_false', within: 0.25 },
 ] as const;
+/**
+ * A source's figure further than this from the claimed one (the claim half as large again as it, or less than half of
+ * it) is not read as the claim's own measure gone wrong: on the benchmark such pairs were more often two measures
+ * (a part against a whole, another year, another body's figure, another column of a table) than a claim that far
+ * off, and the figures judge does not settle a claim on them. A bound ("more than 500") is held to any figure.
+ */
+export const FIGURE_FAR = 0.5;
 
 /** A factual claim is checked against sources published up to a year after it was made. */
 export const FACT_WINDOW_DAYS = 365;
@@ -77,7 +84,7 @@ export function measuredThing(quote: string, figures: readonly Figure[]): string
 
 function figureBands(subject: string): string {
   const [t, mt, mf] = FIGURE_BANDS;
-  return `within ${pct(t.within)} of it is true, within ${pct(mt.within)} mostly_true, within ${pct(mf.within)} mostly_false, and ${subject} further off is false`;
+  return `within ${pct(t.within)} of it is true, within ${pct(mt.within)} mostly_true, within ${pct(mf.within)} mostly_false, and ${subject} further off is false, up to ${pct(FIGURE_FAR)} off (a source's figure further off than that is taken to measure something else, and settles nothing)`;
 }
 
 function factual(c: ClassifiedClaim): string {

@@ -1,4 +1,4 @@
-import { FIGURE_BANDS } from './criteria.ts';
+import { FIGURE_BANDS, FIGURE_FAR } from './criteria.ts';
 import { band, delivered, distance } from './figure-bands.ts';
 import { heldLevel } from './judge-hold.ts';
 import { readQuantities, type Reading } from './quantities.ts';
@@ -119,6 +119,9 @@ function clauseShare(c: Reading, e: Reading): number {
 
 const pct = (d: number) => (d === 0 ? 'no' : d < 0.001 ? 'under 0.1%' : `${(Math.round(d * 1000) / 10).toString()}%`);
 
+/** A promise of an amount, held to the share of it delivered (or to the level it promised to reach). */
+const delivery = (type: ClaimType, c: Reading) => type === 'promise' && c.low === c.high && c.kind === 'level' && c.unit !== 'percent' && c.unit !== 'points';
+
 /** The outcome one claimed figure earns against the passage figure paired with it, and why. */
 function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: ResolvedOutcome; why: string } {
   const against = `${c.text} against the reported ${e.text}`;
@@ -132,7 +135,7 @@ function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: Reso
     const words = `${c.threshold === 'above' ? (c.inclusive ? 'at least' : 'more than') : c.inclusive ? 'no more than' : 'less than'} ${c.text.replace(/^(no more than|not more than|more than|less than|fewer than|at least|at most|up to|over|under|above|below)\s+/i, '')}`;
     return met ? { outcome: 'true', why: `${against}: ${words} as claimed, so true` } : { outcome: 'false', why: `${against}: not ${words}, so false` };
   }
-  if (type === 'promise' && c.low === c.high && c.kind === 'level' && c.unit !== 'percent' && c.unit !== 'points') {
+  if (delivery(type, c)) {
     if (c.toLevel) {
       // "raise pay to $17", "cut leakage to 150": a level to reach, met or not.
       const up = c.toLevel === 'up';
@@ -161,6 +164,8 @@ function figureOutcome(type: ClaimType, c: Reading, e: Reading): { outcome: Reso
 }
 
 const holds = (o: ResolvedOutcome) => o === 'true' || o === 'mostly_true';
+/** How far a source's figure lies from the claimed one: from its nearer end for a claimed range, 0 inside it. */
+const gap = (c: Reading, e: Reading) => (c.low !== c.high ? (e.value >= c.low && e.value <= c.high ? 0 : distance(e.value < c.low ? c.low : c.high, e)) : distance(c.value, e));
 const nearMixed = (a: ResolvedOutcome, b: ResolvedOutcome): ResolvedOutcome => {
   const order = ['true', 'mostly_true', 'mixed', 'mostly_false', 'false'] as const;
   const [i, j] = [order.indexOf(a), order.indexOf(b)];
@@ -187,6 +192,9 @@ export function figuresJudge(input: JudgeInput): Finding {
     if (run) return run;
   }
   const results: Array<{ outcome: ResolvedOutcome; why: string; item: JudgeInput['items'][number]; sentence: string }> = [];
+  // Claimed figures whose best match in the passages is too far off to be taken for their measure on its own
+  // (criteria.ts, FIGURE_FAR).
+  const far: typeof results = [];
   for (const c of claimed) {
     let best: { score: number; e: Reading; item: JudgeInput['items'][number]; sentence: string; tied?: boolean } | null = null;
     for (const item of items) {
@@ -250,11 +258,28 @@ export function figuresJudge(input: JudgeInput): Finding {
     }
     if (best && !best.tied) {
       const found = figureOutcome(claim.claim_type, c, best.e);
+      // (A promise of an amount is read by the share delivered, however small: "12 delivered of the 20 promised". A
+      // change a source states the other way, in a clause that shares the claim's own words, is the claim's measure
+      // gone the other way: "prices will fall by about 10%" against "prices rose by 4%"; not a change worked out from
+      // two figures, "climbing from 52nd to 41st".)
+      const opposite = c.kind === 'change' && c.value * best.e.value < 0 && !best.e.text.includes('→') && clauseShare(c, best.e) > 0;
+      if (!c.threshold && !delivery(claim.claim_type, c) && !opposite && gap(c, best.e) > FIGURE_FAR) {
+        far.push({ ...found, item: best.item, sentence: best.sentence });
+        continue;
+      }
       // "Every one of our 38 teams has at least six officers": one team's six confirms nothing of the rest (it can
       // only refute); a source that speaks of all of them, or of their average or total, can confirm.
       const ofEach = claim.claim_type === 'factual' && EACH_OF.test(claim.quote) && c.unit !== 'percent';
       if (!(ofEach && holds(found.outcome) && !/\b(?:all|every|each|none|no|average|total|altogether)\b/i.test(best.sentence))) results.push({ ...found, item: best.item, sentence: best.sentence });
     }
+  }
+  // A figure that far off is the claim's own measure when the passages bear out another of its figures (the
+  // source speaks of the same thing: "480,000 passengers and 9,000 sailings" against 480,000 and 2,100 is mixed);
+  // alone, it settles nothing.
+  if (results.some((r) => holds(r.outcome))) results.push(...far);
+  else if (far.length > 0 && results.length === 0) {
+    const list = far.map((r) => `${r.why.replace(/:.*$/, '')} (${r.item.publisher}, ${r.item.published ?? 'undated'})`).join('; ');
+    return { outcome: 'unresolvable', reason: `No comparable figures: ${list}: more than ${FIGURE_FAR * 100}% apart, so taken to measure something else.`, basis: [] };
   }
   const outcome = combineFigures(results.map((r) => r.outcome));
   if (!outcome) {
