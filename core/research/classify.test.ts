@@ -32,6 +32,16 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim(sentence, { said_on: '2025-01-10', self_names: selfNames }).claim_type).toBe(type);
   });
 
+  it('takes a body\'s future deed as its promise, spoken in the passive or of a thing it runs, in anyone\'s document', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
+    expect(classifyClaim('The old pier will be demolished by the end of March 2027.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('Fares will be frozen until April 2026.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('Route 9 will start running on Monday 1 September.', ctx).claim_type).toBe('promise');
+    // A level or a state is no deed, and another body's deed is a forecast.
+    expect(classifyClaim('Fares will rise by the end of 2026.', ctx).claim_type).not.toBe('promise');
+    expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');
+  });
+
   it('reads a self-reference as first person only when told the speaker\'s names', () => {
     const sentence = 'Orrin Foods will open a second bakery in Pellow by 2027.';
     expect(classifyClaim(sentence, { said_on: '2025-01-10', self_names: ['Orrin Foods'] }).claim_type).toBe('promise');

@@ -182,6 +182,9 @@ const BODY_WORDS = 'company|firm|group|business|trust|council|authority|network|
 // Words by which a body refers to itself ("the company expects", "the trust would recruit").
 const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade)\b/i;
 
+// A future in the passive: "will be demolished", "will be held on", "will be frozen" (not a state: "will be higher").
+const PASSIVE_DEED = /\b(?:will|shall|would)\s+(?:all\s+|also\s+|then\s+|now\s+|each\s+)?be\s+(?:[a-z]+ly\s+)?(?:[a-z]{3,}ed|built|held|paid|made|done|run|shut|cut|set|given|taken|sold|kept|brought|begun|frozen|chosen|sent|spent|written|rebuilt|rerun|overhauled)\b(?!\s+(?:to|that)\b)/i;
+
 /** The verb after "will"/"would"/"shall", and whether the future is spoken by the subject about itself. */
 function futureVerb(doc: View): string | null {
   for (const terms of termsOfMatches(doc.match('(will|shall|would|wo) #Adverb? not? #Adverb? (be|have)? #Adverb? .'))) {
@@ -238,7 +241,10 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     if (someoneElse) return hasAny(doc, M.future) || REPORTED_FUTURE.test(sentence) ? 'prediction' : 'factual';
     // "will be in place", "will be ready by March": a state the body brings about, a deed like "will open".
     const done = verb === 'be' && /\b(?:will|shall)\s+(?:all\s+)?be\s+(?:fully\s+)?(?:in place|ready|open|opened|complete|completed|finished|built|installed|fitted|available|operational|live|in service|in passenger service|delivered|launched|step-free|accessible)\b/i.test(sentence);
-    if (body && verb && (!LEVEL_VERBS.has(verb) || done) && (self || context.own_document)) return 'promise';
+    // "The old terminal will be demolished by March", "fares will be frozen until April": a deed in the passive,
+    // done by whoever says it will be.
+    const deed = verb === 'be' && PASSIVE_DEED.test(sentence);
+    if (body && verb && (!LEVEL_VERBS.has(verb) || done || deed)) return 'promise';
     if (body && self && verb && LEVEL_VERBS.has(verb) && /\b(our|its)\b/i.test(asFirstPerson(sentence, context.self_names))) return 'guidance';
     if (hasAny(doc, M.future)) return 'prediction';
   }
