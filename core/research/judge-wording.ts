@@ -7,6 +7,7 @@ import { periodYears } from './periods.ts';
 import { BODY_NOUNS, isFacilityName, namesClaimPlace, namesIn } from './grounding.ts';
 import type { Finding, JudgeInput, UsableItem } from './judge-types.ts';
 import type { Outcome } from '../method/outcomes.ts';
+import { COMPLETE, FAIL, NON_ACTION, RECORD, NOT_RECORD, EVERY_PERIOD, EVERY_PERIOD_NEGATED, ANY_PERIOD, SHARE_OF, COMPARISON, EXCLUSIVE, NOT_EXCLUSIVE, EXCEPT, WRONG, UNCONFIRMED, SHORTFALL, FIRST_PERSON, MOSTLY, EVERY_ONE, SOME_OF, DESPITE_PROMISE, CONTINUING, ADVISE_AGAINST } from './wording-cues.ts';
 
 // The wording judge: reads what independent passages say in words, not numbers.
 // A passage confirms a claim when it reports the claimed deed or event done
@@ -19,36 +20,6 @@ import type { Outcome } from '../method/outcomes.ts';
 
 type Signal = 'support' | 'against' | 'partial';
 
-// Deeds of completion: one reported done bears out a promise of another ("will open", "went live"); others, only their own verb.
-const COMPLETE = new Set(['complete', 'finish', 'open', 'reopen', 'deliver', 'publish', 'release', 'launch', 'remove', 'install', 'receive', 'donate', 'replace', 'introduce', 'build', 'hire', 'connect', 'recruit', 'start', 'begin', 'switch', 'roll', 'unveil', 'implement', 'ship', 'award', 'appoint', 'welcome', 'set', 'establish', 'create', 'form', 'live'].map(stem));
-const FAIL = new Set(['miss', 'scrap', 'abandon', 'cancel', 'deny', 'fail', 'shelve', 'withdraw', 'reject', 'break', 'broke', 'broken'].map(stem));
-const NON_ACTION = new Set(['be', 'have', 'do', 'get', 'expect', 'predict', 'forecast', 'pledge', 'promise', 'commit', 'say', 'think', 'believe', 'aim', 'plan', 'intend', 'remain', 'advise', 'recommend', 'urge', 'know', 'likely', 'understand', 'see'].map(stem));
-const SUPERLATIVE = String.raw`(?:most|highest|largest|biggest|best|greatest|lowest|fewest|smallest|worst)`;
-const RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,60}\b(?:ever|in (?:our|its|their) (?:history|\d+-year history)|on record|of all time|since records began)\b|\brecord (?:high|low|number|total|year)\b`, 'i');
-const NOT_RECORD = new RegExp(String.raw`\b${SUPERLATIVE}\b[^.;]{0,40}\bsince\s+(?:(?:19|20)\d\d|records)\b(?!\s+began)|\b(?:second|third|fourth)[\s-]+${SUPERLATIVE}\b`, 'i');
-const EVERY_PERIOD = /\b(?:every|each)\s+(?:single\s+)?(?:year|quarter|month|week|season)\b|\bin each of the\b/i;
-const EVERY_PERIOD_NEGATED = /\b(?:not|never)\b[^,;.]{0,30}\b(?:every|each)\b/i;
-const ANY_PERIOD = /\b(?:a\s+single|any)\s+(?:year|quarter|month|week|season|day)\b/i;
-// "most of the institute's forecasts", "the majority of pupils": a share of many, which one case reported in words does not confirm.
-const SHARE_OF = /\b(?:most|the\s+majority|many|nearly\s+all|almost\s+all|the\s+bulk)\s+(?:of\s+)?(?:the|our|its|their|these|those)?\s*(?:[\p{L}'’-]+\s+){0,2}[\p{L}'’-]+s\b/iu;
-// A claim that compares ("more … than in any year", "the only one", "the first to"): a sentence that reports the
-// deed without the comparison does not confirm it.
-const COMPARISON = /\b(?:more|less|fewer|higher|lower|better|worse|bigger|larger|smaller|faster|slower|cheaper|earlier|later)\b[^.;]{0,60}\bthan\b|\bthe\s+only\b|\bno\s+other\b|\bthe\s+first\s+(?:[\p{L}-]+\s+){0,3}to\s+\p{L}|\bunlike\b/iu;
-const EXCLUSIVE = /\bthe\s+only\b|\bno\s+other\b|\bthe\s+first\s+(?:[\p{L}-]+\s+){0,3}to\s+\p{L}/iu;
-const NOT_EXCLUSIVE = /\bnot\s+(?:alone|the\s+only|the\s+first)\b/i;
-const EXCEPT = /\b(?:except|apart from|other than|with the exception of|bar one|save for)\b/i;
-const WRONG = /\b(incorrect|inaccurate|untrue|not true|wrong|misleading|unfounded|no evidence|not supported|yet to|no sign of)\b/i;
-// A source that could not confirm a claim neither confirms nor contradicts it.
-const UNCONFIRMED = /\b(unable to (?:confirm|verify)|could not (?:confirm|verify)|cannot (?:confirm|verify)|can(?:'|no)t (?:confirm|verify)|has not (?:confirmed|verified)|not (?:been )?(?:independently )?(?:confirmed|verified))\b/i;
-const SHORTFALL = /\b(fell short|falls short|fall short|short of|only partly|partly|partially|in part|only some|only half)\b/i;
-const FIRST_PERSON = /\b(we|i|our|my|us)\b/i;
-const MOSTLY = /\b(mostly|largely|almost all|nearly all|broadly|in the main)\b/i;
-// A claim about every one of a kind, and a sentence that reports a part of them ("11 of the 40", "only some").
-const EVERY_ONE = /\b(?:every|each|all)\s+(?!year|quarter|month|week|day|season|time|of\s+(?:this|that|it)\b)[\p{L}\d]/iu;
-const SOME_OF = /\b\d[\d,]*\s+(?:[\p{L}-]+\s+){0,2}?(?:of|out\s+of)\s+(?:the\s+|its\s+|their\s+)?\d[\d,]*\b|\b(?:only|just)\s+(?:some|a\s+few|a\s+minority|\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half)\b|\bsome\s+of\s+(?:the|its|their)\b/iu;
-// A commitment that a state will last ("will stay open until", "will remain free through", "will keep … until").
-const CONTINUING = /\b(?:stay|stays|remain|remains|keep|keeps|continue|continues|hold|holds)\b[^.;]{0,60}\b(?:until|till|through|throughout|to the end of|for the rest of)\b/i;
-const ADVISE_AGAINST = /\b(advise against|advises against|not recommended|no longer recommend(ed|s)?|should not be used)\b/i;
 
 
 /**
@@ -194,6 +165,13 @@ function readSentence(input: JudgeInput, ct: ClaimTerms, item: UsableItem, sente
     say('against', 'says it is wrong or not done');
   }
   if (forward && SHORTFALL.test(sentence)) say('partial', 'reports a shortfall');
+  // (Of this promise: the sentence states its figures, if it has any; "adult tickets at £425, despite the pledge of no
+  // more than £400" says nothing of a promise that under-18 tickets stay at £99.)
+  const ownFigures = claimed.length === 0 || claimed.some((c) => readFigures(sentence).some((e) => e.unit === c.unit && Math.abs(e.value - c.value) <= Math.abs(c.value) * 0.02));
+  if (claim.claim_type === 'promise' && ownFigures && sharedNouns.length >= Math.min(2, nouns.size) && DESPITE_PROMISE.test(sentence)) {
+    out.splice(0, out.length, ...out.filter((r) => r.signal !== 'support'));
+    say('against', 'reports what happened despite the promise');
+  }
   // A change the other way, of the same thing: the direction word must sit by a noun the two share.
   const dc = claimNegative ? -direction(claim.quote) : direction(claim.quote);
   const ds = directionOf(sentence, sharedNouns);

@@ -142,6 +142,20 @@ describe('promises about every one of a kind, and promises that a state will las
     expect(all.outcome).toBe('true');
   });
 
+  it('reads "24 of the home\'s 52 staff" and "only for 20 of its depots" as done by some only', () => {
+    const claim = claimOf('All nurses at Wrenfold clinics will complete the refreshed medicines training by the end of May.');
+    expect(wordingJudge({ claim, items: items("By June, 24 of the service's 52 nurses at Wrenfold clinics had completed the refreshed medicines training.", '2026-07-20') }).outcome).not.toBe('true');
+    const every = claimOf('We will publish waiting times for every one of our clinics by the end of March.');
+    expect(wordingJudge({ claim: every, items: items('In March the agency published waiting times, but only for 20 of its clinics.', '2026-04-20') }).outcome).not.toBe('true');
+    expect(wordingJudge({ claim: every, items: items('In March the agency published waiting times for every one of its clinics.', '2026-04-20') }).outcome).toBe('true');
+  });
+
+  it('reads what happened "despite" the promise as the promise broken', () => {
+    const claim = claimOf('I can promise that every patient who wants a home visit this winter will get one.');
+    const broken = wordingJudge({ claim, items: items("About 140 patients who asked for a home visit this winter did not get one, despite the agency's public guarantee in October that every patient would.", '2026-03-20') });
+    expect(broken.outcome).toBe('false');
+  });
+
   it('takes a promise that a state will last as kept only from a source at the end of that time', () => {
     const claim = claimOf('The clinics will stay open for walk-ins until the end of March 2026.');
     expect(wordingJudge({ claim, items: items('The clinics stayed open for walk-ins through the winter.', '2026-02-20') }).outcome).toBe('unresolvable');
