@@ -1,111 +1,12 @@
 import { RESOLVED_OUTCOMES, CREDITS, type ClaimType } from './outcomes.ts';
+import { MIN_VERDICTS_FOR_TYPE_CONFUSION, JUDGE_CONFUSION_MEASURED, type MeasuredConfusion } from './judge-confusion.ts';
 
-// How the machine judges' verdicts relate to the true outcomes, as the benchmark
-// measures it: the one table the method reads its judge error from.
+// The judge error the method assumes, derived from the judges' measured
+// confusion (judge-confusion.ts, where the counts and their provenance are).
 // content/methodology.md ("Judge error") prints the same figures; change them
 // together, then bump METHOD_SEMVER.
-//
-// WHERE THE FIGURES COME FROM. Text the engine had never seen, counted
-// with `npm run --silent eval -- PACKS… --confusion` (core/eval/confusion.ts:
-// every gold claim the engine found and resolved counts once, by the type the
-// engine gave it, in the row of its gold outcome and the column of the
-// engine's; a resolved verdict on a claim the gold leaves `unresolvable` or
-// `pending` counts in `unsettled`; no claim's text is read), on 2026-11-24,
-// pooled from six parts, each counted the first time it was measured:
-// - six packs by three new authors (a building society, a local newspaper, a
-//   pharmaceutical company, a bus company, a weather forecaster, an
-//   environmental charity), measured before any rule was written from them,
-//   with method 1.2.0: 14 of 60 verdicts on the wrong side (23%);
-// - the held-out part (six packs by three other authors), measured once
-//   with method 1.3.0 at its release: 10 of 42 (24%);
-// - twelve packs by six further authors, in four batches, each measured
-//   before it was read, with the engine of that day (1.3.0 to 1.4.0): 28 of
-//   117 (24%).
-// - twelve packs by six further authors (an insurer, a former mayor, a public
-//   health agency, a car maker, a recycling contractor, a science magazine, a
-//   social-media company, a prison service, an arts council, a cycling
-//   federation, a television broadcaster, a dairy co-operative), in six
-//   batches, each measured before it was read, with the engine of that day
-//   (1.4.0 to 1.5.0): 38 of 110 (35%).
-// In all 90 of 329 (27.4%). A verdict is on the wrong side when its side
-// (`true`/`mostly_true`; `mixed`; `mostly_false`/`false`) is not the gold
-// outcome's, an `unsettled` one included: the `wrong/res` column of
-// `npm run eval`. Method 1.2 read 21% from its own development packs, text
-// its rules had been written on; unseen text is what a report meets. To
-// update: count a part the engine has not seen with --confusion, and add it.
 
-/** Rows: the gold outcome; columns: the machine's; both in RESOLVED_OUTCOMES order (true … false). */
-export type ConfusionCounts = readonly (readonly number[])[];
-export type MeasuredConfusion = { readonly counts: ConfusionCounts; readonly unsettled: number };
-
-export const JUDGE_CONFUSION_MEASURED = Object.freeze({
-  command: 'npm run --silent eval -- PACKS… --confusion',
-  measured_on: '2026-11-24',
-  method_version: '1.2.0 to 1.5.0, each part with the engine of the day it was first measured',
-  packs: 36,
-  overall: {
-    counts: [
-      [101, 7, 6, 3, 12],
-      [9, 23, 3, 3, 5],
-      [11, 2, 18, 2, 7],
-      [5, 1, 1, 24, 6],
-      [12, 0, 2, 1, 50],
-    ],
-    unsettled: 15,
-  },
-  by_type: {
-    factual: {
-      counts: [
-        [50, 5, 3, 2, 10],
-        [3, 16, 3, 3, 4],
-        [4, 2, 6, 1, 4],
-        [1, 1, 0, 17, 5],
-        [6, 0, 1, 1, 32],
-      ],
-      unsettled: 9,
-    },
-    promise: {
-      counts: [
-        [30, 1, 3, 1, 2],
-        [3, 4, 0, 0, 0],
-        [5, 0, 12, 1, 2],
-        [3, 0, 0, 2, 0],
-        [1, 0, 0, 0, 4],
-      ],
-      unsettled: 6,
-    },
-    guidance: {
-      counts: [
-        [11, 0, 0, 0, 0],
-        [1, 2, 0, 0, 1],
-        [0, 0, 0, 0, 0],
-        [1, 0, 1, 4, 0],
-        [1, 0, 1, 0, 9],
-      ],
-      unsettled: 0,
-    },
-    prediction: {
-      counts: [
-        [10, 1, 0, 0, 0],
-        [2, 1, 0, 0, 0],
-        [2, 0, 0, 0, 1],
-        [0, 0, 0, 1, 1],
-        [4, 0, 0, 0, 5],
-      ],
-      unsettled: 0,
-    },
-  } satisfies Record<ClaimType, MeasuredConfusion>,
-} as const);
-
-/**
- * A type uses its own counts once the benchmark holds this many of its
- * resolved verdicts; below that they are too few to tell its confusion from
- * the pooled one, and the pooled counts are used. (On 2026-11-24, with 329
- * verdicts, factual had 189 and uses its own, 54 on the wrong side (29%);
- * promise 80, guidance 32 and prediction 28, on the wrong side 30%, 16% and
- * 25%, use the pooled counts.)
- */
-export const MIN_VERDICTS_FOR_TYPE_CONFUSION = 100;
+export { JUDGE_CONFUSION_MEASURED, MIN_VERDICTS_FOR_TYPE_CONFUSION, type ConfusionCounts, type MeasuredConfusion } from './judge-confusion.ts';
 
 /**
  * One point of the method's uncertainty about the judges: a machine verdict on

@@ -80,8 +80,12 @@ describe('scoreClaims: cases', () => {
     const { intercept: a, slope: b } = judgeError('factual').line;
     const expected = (100 * (0.5 - a)) / b;
     expect(Math.abs(expected - 50)).toBeGreaterThan(2);
+    // The score is the posterior mean, not the line's solution: with the judges'
+    // shallow line forty verdicts leave a wide posterior, and the prior, which
+    // puts more weight near 0 and 1 than near 50 (Beta(½, ½)), moves its mean a
+    // little beyond the solution, away from 50.
     expect(r.score.score).toBeGreaterThan(Math.min(50, expected) - 1);
-    expect(r.score.score).toBeLessThan(Math.max(50, expected) + 1);
+    expect(r.score.score).toBeLessThan(Math.max(50, expected) + 3);
     expect(Math.sign(r.score.score - 50)).toBe(Math.sign(expected - 50));
   });
 
@@ -117,7 +121,7 @@ describe('scoreClaims: cases', () => {
     const disputed = scored(scoreClaims(ids(12, (i) => ({ outcome: i % 3 ? 'mostly_true' : 'false', judges_disagree: true }))));
     expect(disputed.scores).toEqual(agreed.scores);
     expect(disputed.caveats.find((c) => c.code === 'judges_disagree')?.message).toBe(
-      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (27% of verdicts on the wrong side).",
+      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (32% of verdicts on the wrong side).",
     );
     // They are still never featured.
     expect(disputed.featured_claims).toEqual([]);
@@ -139,10 +143,10 @@ describe('scoreClaims: cases', () => {
     const r = scored(
       scoreClaims([...[1, 2, 3, 4, 5].map((i) => claim(`f${i}`, 'true')), ...[1, 2, 3, 4, 5].map((i) => claim(`p${i}`, 'true', { claim_type: 'promise' }))]),
     );
-    // (Factual claims read their judges' error from their own table, promises from the pooled one: the two type
-    // scores may differ by a tenth, and overall lies between them.)
+    // (Factual claims and promises read their judges' error from their own tables: the two type scores may differ
+    // by a point, and overall lies between them.)
     const [lo, hi] = [r.scores.factual!.score, r.scores.promise!.score].sort((a, b) => a - b);
-    expect(hi! - lo!).toBeLessThanOrEqual(0.5);
+    expect(hi! - lo!).toBeLessThanOrEqual(1);
     expect(r.scores.overall.score).toBeGreaterThanOrEqual(lo!);
     expect(r.scores.overall.score).toBeLessThanOrEqual(hi!);
   });
