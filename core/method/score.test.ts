@@ -90,7 +90,7 @@ describe('scoreClaims: cases', () => {
   });
 
   it('a machine verdict never says more than a person\'s: credits below what the judges give a false claim do not narrow the range', () => {
-    // Machine verdicts averaging 0.025, below the judges' 0.166 for a claim that
+    // Machine verdicts averaging 0.025, below the judges' 0.137 for a claim that
     // failed entirely: the posterior piles against 0; the range is widened to the
     // width the same verdicts from a person would have.
     const outcomes = (i: number): Outcome => (i === 0 ? 'mostly_false' : 'false');
@@ -98,6 +98,19 @@ describe('scoreClaims: cases', () => {
     const reviewed = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i), reviewed: true })))).scores.overall;
     expect(width(machine)).toBeGreaterThanOrEqual(width(reviewed) - 0.2);
     expect(machine.interval_80[0]).toBe(0);
+  });
+
+  it('verdicts outside the line\'s reach: the range levels off from below at what the judges\' uncertainty leaves', () => {
+    // Promises all mostly_false (0.25), below the 0.355 the judges give a promise
+    // broken: only the line's points with a lower intercept can explain them, and
+    // as claims accrue their posteriors sharpen away from 0 while the others pile
+    // against it. The width dips, then grows towards its limit, never past it.
+    const { intercept } = judgeError('promise').line;
+    expect(intercept).toBeGreaterThan(0.25);
+    const w = (n: number) => width(scored(scoreClaims(ids(n, () => ({ outcome: 'mostly_false', claim_type: 'promise' })))).scores.overall);
+    const limit = w(1000);
+    for (const n of [13, 20, 42, 60, 200]) expect(w(n)).toBeLessThanOrEqual(limit + 0.2);
+    expect(w(42)).toBeGreaterThan(w(13));
   });
 
   it('graded outcomes say more than true/false ones with the same mean: a narrower range', () => {
