@@ -29,8 +29,18 @@ export type JudgeError = {
    * coefficients.
    */
   readonly line: { readonly intercept: number; readonly slope: number; readonly se: readonly [number, number]; readonly covariance: number };
-  /** Nine points for the line's uncertainty: Gauss–Hermite, three a coefficient, along the fit's covariance. */
+  /**
+   * Nine points for the line's uncertainty: Gauss–Hermite, three a coefficient,
+   * along the covariance above; a subject's own come from nodesForVerdicts.
+   */
   readonly nodes: readonly ConfusionNode[];
+  /**
+   * Each gold row (true … false): the chances of each machine outcome, and the
+   * variance of the row's mean credit (its spread over its count plus one, a
+   * Dirichlet posterior over its outcomes); `share`, the row's share of the
+   * verdicts.
+   */
+  readonly rows: readonly { readonly chances: readonly number[]; readonly variance: number; readonly share: number }[];
 };
 
 const sideOf = (i: number) => (i < 2 ? 0 : i === 2 ? 1 : 2);
@@ -116,15 +126,14 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
   // but a subject's judges may read its false claims as any row of so few
   // verdicts allows; the range must carry that, so the larger uncertainty of
   // the two, at the middle of the scale, is taken.
-  const rowVar = (g: number) => {
-    const row = counts[g]!;
+  const rows = counts.map((row) => {
     const total = row.reduce((s, c) => s + c, 0);
-    if (total === 0) return 0;
+    if (total === 0) return { chances: row.map(() => 0), variance: 0, share: 0 };
     const m = row.reduce((s, c, e) => s + c * credit[e]!, 0) / total;
     const m2 = row.reduce((s, c, e) => s + c * credit[e]! ** 2, 0) / total;
-    return (m2 - m * m) / (total + 1);
-  };
-  const [top, bottom] = [rowVar(0), rowVar(k - 1)];
+    return { chances: row.map((c) => c / total), variance: (m2 - m * m) / (total + 1), share: total / n };
+  });
+  const [top, bottom] = [rows[0]!.variance, rows[k - 1]!.variance];
   const ends = { a: bottom, ab: -bottom, b: top + bottom };
   const atMiddle = (c: { a: number; ab: number; b: number }) => c.a + c.ab + 0.25 * c.b;
   const chosen = atMiddle(ends) > atMiddle(sandwich) ? ends : sandwich;
@@ -155,7 +164,67 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
     wrongSide: wrongSideOf(measured),
     line: { intercept, slope, se: [Math.sqrt(varIntercept), Math.sqrt(varSlope)] as const, covariance },
     nodes: Object.freeze(nodes.map((x) => Object.freeze(x))),
+    rows: Object.freeze(rows.map((r) => Object.freeze(r))),
   });
+}
+
+/**
+ * The gold outcomes a subject's machine verdicts most likely came from: the
+ * shares q of the five gold rows that make the verdicts most probable under
+ * the measured confusion (a mixture of its rows, fitted by EM from the
+ * benchmark's own shares).
+ */
+export function goldSharesOf(je: JudgeError, verdicts: readonly number[]): number[] {
+  const k = je.rows.length;
+  const n = verdicts.reduce((s, c) => s + c, 0);
+  let q = je.rows.map((r) => r.share);
+  if (n === 0) return q;
+  const chances = je.rows.map((r) => r.chances);
+  // EM: each verdict shared among the rows by how likely each was to give it;
+  // stopped once no share moves by 1e-7, far below what the variances feel.
+  for (let it = 0; it < 1000; it++) {
+    const next = new Array<number>(k).fill(0);
+    for (let e = 0; e < k; e++) {
+      const v = verdicts[e]!;
+      if (v === 0) continue;
+      let z = 0;
+      for (let g = 0; g < k; g++) z += q[g]! * chances[g]![e]!;
+      if (z > 0) for (let g = 0; g < k; g++) next[g]! += (v * q[g]! * chances[g]![e]!) / (z * n);
+    }
+    let change = 0;
+    for (let g = 0; g < k; g++) change = Math.max(change, Math.abs(next[g]! - q[g]!));
+    q = next;
+    if (change < 1e-7) break;
+  }
+  return q;
+}
+
+/**
+ * The nodes for one subject's machine verdicts of a type (`verdicts`: how many
+ * it has of each outcome, true … false). The line is the type's; how sure it
+ * is depends on the rows the verdicts come from. At the subject's mean gold
+ * credit (from its gold shares q, goldSharesOf) the machine's mean credit is
+ * the q-weighted mean of the rows', each row's as uncertain as its own
+ * verdicts tell: its variance is the sum of q² × each row's variance. The
+ * type's nodes are drawn in towards the line until theirs is that there,
+ * never pushed out: true/false verdicts, which meet only the end rows, keep
+ * the type's nodes (whose uncertainty is the end rows'), and graded ones,
+ * spread over five rows, get a surer line.
+ */
+export function nodesForVerdicts(je: JudgeError, verdicts: readonly number[]): readonly ConfusionNode[] {
+  if (!verdicts.some((v) => v > 0)) return je.nodes;
+  const q = goldSharesOf(je, verdicts);
+  const at = q.reduce((s, qg, g) => s + qg * credit[g]!, 0);
+  const rows = q.reduce((s, qg, g) => s + qg * qg * je.rows[g]!.variance, 0);
+  const { intercept, slope, se, covariance } = je.line;
+  const line = se[0] ** 2 + 2 * at * covariance + at * at * se[1] ** 2;
+  if (!(line > 0) || rows >= line) return je.nodes;
+  const shrink = Math.sqrt(rows / line);
+  return Object.freeze(
+    je.nodes.map((x) =>
+      Object.freeze({ intercept: intercept + shrink * (x.intercept - intercept), slope: slope + shrink * (x.slope - slope), weight: x.weight }),
+    ),
+  );
 }
 
 const total = (m: MeasuredConfusion) => m.counts.flat().reduce((s, c) => s + c, 0) + m.unsettled;
