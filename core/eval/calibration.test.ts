@@ -53,14 +53,12 @@ const SOURCES = 'two to ten sources cannot tell ICC 0.1 from 0.3; the method ass
 // outcomes): graded credits that vary little are taken to vary more than they do.
 const FEW_GRADED = 'ten graded credits: the prior\'s true/false claim widens their spread, so the range is on the wide side';
 
-// The judge error measured on unseen text (core/method/judge-error.ts) rests
-// on few verdicts of a false claim (18). The simulation draws each subject's
-// confusion row by row from Dirichlet(counts), so a subject's judges may read
-// its false claims as variously as 18 verdicts allow; the method carries that
-// (the line's uncertainty is at least that of its end rows), which is right for
-// true/false verdicts and more than graded ones need, whose middle rows pin the
-// line down better: their ranges are on the wide side, never too narrow.
-const END_ROWS = 'the line through the judges\' confusion is taken as uncertain as its end rows, few verdicts of false claims among them: wide for graded verdicts, right for true/false ones';
+// The judges' line for factual claims (core/method/judge-error.ts) is shallow:
+// a claim that held earns 0.70 on average, one at 80 0.59. Ten or twenty
+// verdicts' mean varies by about as much as that gap, so a range from them can
+// seldom lie wholly above 80: it misses below about as often as it should and
+// hardly ever above, and holds 80 more often than 85%.
+const TOP = 'the judges\' line is shallow near its top (a claim that held earns 0.70): few verdicts cannot put a range wholly above 80';
 const within = (scenario: Scenario, p: number, n: number): Expectation => ({ cell: { scenario, p, n }, status: 'within' });
 const wide = (scenario: Scenario, p: number, n: number, cap: number, why: string): Expectation => ({ cell: { scenario, p, n }, status: 'wide', cap, why });
 
@@ -78,13 +76,9 @@ const WIDE: readonly Expectation[] = [
   wide(S.gradedClustered, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClustered, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClusteredJudgeError, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.gradedClusteredJudgeError, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.judgeError, 0.8, 10, 91, END_ROWS),
-  wide(S.gradedJudgeError, 0.8, 10, 90, END_ROWS),
-  wide(S.gradedJudgeError, 0.2, 50, 92, END_ROWS),
-  wide(S.gradedJudgeError, 0.5, 50, 89, END_ROWS),
-  wide(S.gradedClusteredJudgeError, 0.2, 50, 90, END_ROWS),
-  wide(S.gradedClusteredJudgeError, 0.5, 50, 89, END_ROWS),
+  wide(S.gradedClusteredJudgeError, 0.8, 10, 96, `${FEW_GRADED}; ${SOURCES}; and ${TOP}`),
+  wide(S.judgeError, 0.8, 10, 94, TOP),
+  wide(S.gradedJudgeError, 0.8, 10, 95, TOP),
 ];
 const label = ({ scenario, p, n }: Cell) => `${scenario.name} p=${p} n=${n}`;
 const isWide = new Set(WIDE.map((e) => label(e.cell)));

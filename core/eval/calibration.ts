@@ -21,7 +21,7 @@ import { bernoulli, betaDraw, gamma, seededRandom, type Random } from './seeded-
  * with the judges' confusion it measured on the benchmark (judge-error.ts).
  * The calibration grid's judge error scenarios draw each verdict from that
  * measured confusion: the row of the claim's true outcome gives the chances of
- * each recorded outcome (21% of them on the wrong side). Each subject's rows are
+ * each recorded outcome (a third of them on the wrong side for factual claims). Each subject's rows are
  * drawn from Dirichlet(counts), centred on the measured rows with the
  * measurement's own uncertainty, which the method carries too. The sensitivity grid (SENSITIVITY) shows what the
  * range does when the judges err more or less than the benchmark measured,
@@ -128,9 +128,9 @@ export const SCENARIOS = Object.freeze({
 /**
  * Machine verdicts whose judges err otherwise than the benchmark measured: a
  * wrong side at 10% or 30% of verdicts, each a full mirror (true read as false
- * and the reverse), where the measured confusion has 21% on the wrong side,
- * most of them one step to or from `mixed`. 30% is about what the packs held
- * out for method 1.1.0 showed. Not part of the calibration grid: the method
+ * and the reverse), where the measured factual confusion has 34% on the wrong
+ * side (an `unsettled` verdict counted wrong), many of them one step to or
+ * from `mixed`. 30% is about what the packs held out for method 1.1.0 showed. Not part of the calibration grid: the method
  * cannot tell from a subject's credits how its judges erred on them, so these
  * show how far the range goes wrong when the benchmark's confusion does not
  * hold. The 30% ones are the issue's audit (38/94/38% under method 1.1.0).

@@ -4,9 +4,13 @@ import {
   JUDGE_CONFUSION_MEASURED,
   MIN_VERDICTS_FOR_TYPE_CONFUSION,
   OVERALL_JUDGE_ERROR,
+  goldSharesOf,
   judgeError,
   judgeErrorFromCounts,
+  nodesForVerdicts,
   type ConfusionCounts,
+  type ConfusionNode,
+  type JudgeError,
 } from './judge-error.ts';
 import { CLAIM_TYPES } from './outcomes.ts';
 
@@ -32,8 +36,8 @@ describe('the judges measured confusion', () => {
     expect(CLAIM_TYPES.reduce((s, t) => s + by_type[t].unsettled, 0)).toBe(overall.unsettled);
   });
 
-  it('puts 90 of 329 resolved verdicts on unseen text on the wrong side, as npm run eval -- --confusion counted them', () => {
-    expect(OVERALL_JUDGE_ERROR.wrongSide).toEqual({ wrong: 90, resolved: 329, rate: 90 / 329 });
+  it('puts 167 of 520 resolved verdicts on unseen text on the wrong side, as npm run eval -- --confusion counted them', () => {
+    expect(OVERALL_JUDGE_ERROR.wrongSide).toEqual({ wrong: 167, resolved: 520, rate: 167 / 520 });
   });
 
   it(`uses a type's own counts from ${MIN_VERDICTS_FOR_TYPE_CONFUSION} verdicts, and the pooled counts below`, () => {
@@ -49,9 +53,11 @@ describe('the judges measured confusion', () => {
         expect(judgeError(t)).toBe(OVERALL_JUDGE_ERROR);
       }
     }
-    // Factual claims had 189 verdicts on 2026-11-24, 54 on the wrong side; the other types fewer than 100.
-    expect(own).toEqual(['factual']);
-    expect(judgeError('factual').wrongSide).toEqual({ wrong: 54, resolved: 189, rate: 54 / 189 });
+    // On 2026-11-25 factual claims had 301 verdicts, 102 on the wrong side, and
+    // promises 120, 39 on the wrong side; guidance and predictions fewer than 100.
+    expect(own).toEqual(['factual', 'promise']);
+    expect(judgeError('factual').wrongSide).toEqual({ wrong: 102, resolved: 301, rate: 102 / 301 });
+    expect(judgeError('promise').wrongSide).toEqual({ wrong: 39, resolved: 120, rate: 39 / 120 });
   });
 });
 
@@ -141,6 +147,63 @@ describe('judgeErrorFromCounts', () => {
     noisy[4]![0] = 2;
     noisy[4]![4] = 1;
     expect(() => judgeErrorFromCounts({ counts: noisy, unsettled: 0 })).toThrow(/too uncertain/);
+  });
+});
+
+/** The verdicts judges with this confusion give, on average, to `n` claims whose gold outcomes have shares q. */
+const expectedVerdicts = (je: JudgeError, q: readonly number[], n: number) =>
+  [0, 1, 2, 3, 4].map((e) => n * q.reduce((s, qg, g) => s + qg * je.rows[g]!.chances[e]!, 0));
+/** The nodes' weighted variance of intercept + slope × p. */
+const varianceAt = (nodes: readonly ConfusionNode[], p: number) => {
+  const mean = nodes.reduce((s, x) => s + x.weight * (x.intercept + x.slope * p), 0);
+  return nodes.reduce((s, x) => s + x.weight * (x.intercept + x.slope * p - mean) ** 2, 0);
+};
+
+describe('a subject\'s own nodes (nodesForVerdicts)', () => {
+  const factual = judgeError('factual');
+  const CREDITS = [1, 0.75, 0.5, 0.25, 0];
+
+  it('finds the gold shares the verdicts came from', () => {
+    for (const q of [[0.3, 0, 0, 0, 0.7], [0.1, 0.2, 0.3, 0.3, 0.1]]) {
+      const got = goldSharesOf(factual, expectedVerdicts(factual, q, 1000));
+      got.forEach((x, g) => expect(x).toBeCloseTo(q[g]!, 2));
+    }
+  });
+
+  it('keeps the type\'s line, and gives true/false verdicts the uncertainty of the end rows', () => {
+    const nodes = nodesForVerdicts(factual, expectedVerdicts(factual, [0.3, 0, 0, 0, 0.7], 1000));
+    expect(nodes.reduce((s, x) => s + x.weight * x.intercept, 0)).toBeCloseTo(factual.line.intercept, 12);
+    expect(nodes.reduce((s, x) => s + x.weight * x.slope, 0)).toBeCloseTo(factual.line.slope, 12);
+    const [v0, v4] = [factual.rows[0]!.variance, factual.rows[4]!.variance];
+    for (const p of [0, 0.3, 1]) expect(varianceAt(nodes, p) / (p * p * v0 + (1 - p) ** 2 * v4)).toBeCloseTo(1, 2);
+    // Factual claims' type nodes are their end rows' too.
+    for (const p of [0, 0.3, 1]) expect(varianceAt(nodes, p) / varianceAt(factual.nodes, p)).toBeCloseTo(1, 2);
+  });
+
+  it('pins the line down better for graded verdicts: at their mean gold credit, the sum of q² × each row\'s variance', () => {
+    const q = [0.1, 0.2, 0.3, 0.3, 0.1];
+    const nodes = nodesForVerdicts(factual, expectedVerdicts(factual, q, 1000));
+    const p = q.reduce((s, x, g) => s + x * CREDITS[g]!, 0);
+    const rows = q.reduce((s, x, g) => s + x * x * factual.rows[g]!.variance, 0);
+    expect(varianceAt(nodes, p) / rows).toBeCloseTo(1, 2);
+    expect(varianceAt(nodes, p)).toBeLessThan(0.8 * varianceAt(factual.nodes, p));
+  });
+
+  it('is never less sure than the type\'s nodes, and uses them without machine verdicts', () => {
+    expect(nodesForVerdicts(factual, [0, 0, 0, 0, 0])).toBe(factual.nodes);
+    for (const verdicts of [[0, 0, 20, 0, 0], [0, 20, 0, 0, 0], [3, 1, 9, 1, 2], [12, 0, 0, 0, 30]]) {
+      const nodes = nodesForVerdicts(factual, verdicts);
+      for (const p of [0, 0.25, 0.5, 0.75, 1]) expect(varianceAt(nodes, p)).toBeLessThanOrEqual(varianceAt(factual.nodes, p) * (1 + 1e-12));
+    }
+  });
+
+  it('gives the same nodes to the same mix of verdicts however many there are', () => {
+    const a = nodesForVerdicts(factual, [3, 1, 9, 1, 2]);
+    const b = nodesForVerdicts(factual, [30, 10, 90, 10, 20]);
+    a.forEach((x, i) => {
+      expect(b[i]!.intercept).toBeCloseTo(x.intercept, 9);
+      expect(b[i]!.slope).toBeCloseTo(x.slope, 9);
+    });
   });
 });
 

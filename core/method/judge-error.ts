@@ -1,111 +1,12 @@
 import { RESOLVED_OUTCOMES, CREDITS, type ClaimType } from './outcomes.ts';
+import { MIN_VERDICTS_FOR_TYPE_CONFUSION, JUDGE_CONFUSION_MEASURED, type MeasuredConfusion } from './judge-confusion.ts';
 
-// How the machine judges' verdicts relate to the true outcomes, as the benchmark
-// measures it: the one table the method reads its judge error from.
+// The judge error the method assumes, derived from the judges' measured
+// confusion (judge-confusion.ts, where the counts and their provenance are).
 // content/methodology.md ("Judge error") prints the same figures; change them
 // together, then bump METHOD_SEMVER.
-//
-// WHERE THE FIGURES COME FROM. Text the engine had never seen, counted
-// with `npm run --silent eval -- PACKS… --confusion` (core/eval/confusion.ts:
-// every gold claim the engine found and resolved counts once, by the type the
-// engine gave it, in the row of its gold outcome and the column of the
-// engine's; a resolved verdict on a claim the gold leaves `unresolvable` or
-// `pending` counts in `unsettled`; no claim's text is read), on 2026-11-24,
-// pooled from six parts, each counted the first time it was measured:
-// - six packs by three new authors (a building society, a local newspaper, a
-//   pharmaceutical company, a bus company, a weather forecaster, an
-//   environmental charity), measured before any rule was written from them,
-//   with method 1.2.0: 14 of 60 verdicts on the wrong side (23%);
-// - the held-out part (six packs by three other authors), measured once
-//   with method 1.3.0 at its release: 10 of 42 (24%);
-// - twelve packs by six further authors, in four batches, each measured
-//   before it was read, with the engine of that day (1.3.0 to 1.4.0): 28 of
-//   117 (24%).
-// - twelve packs by six further authors (an insurer, a former mayor, a public
-//   health agency, a car maker, a recycling contractor, a science magazine, a
-//   social-media company, a prison service, an arts council, a cycling
-//   federation, a television broadcaster, a dairy co-operative), in six
-//   batches, each measured before it was read, with the engine of that day
-//   (1.4.0 to 1.5.0): 38 of 110 (35%).
-// In all 90 of 329 (27.4%). A verdict is on the wrong side when its side
-// (`true`/`mostly_true`; `mixed`; `mostly_false`/`false`) is not the gold
-// outcome's, an `unsettled` one included: the `wrong/res` column of
-// `npm run eval`. Method 1.2 read 21% from its own development packs, text
-// its rules had been written on; unseen text is what a report meets. To
-// update: count a part the engine has not seen with --confusion, and add it.
 
-/** Rows: the gold outcome; columns: the machine's; both in RESOLVED_OUTCOMES order (true … false). */
-export type ConfusionCounts = readonly (readonly number[])[];
-export type MeasuredConfusion = { readonly counts: ConfusionCounts; readonly unsettled: number };
-
-export const JUDGE_CONFUSION_MEASURED = Object.freeze({
-  command: 'npm run --silent eval -- PACKS… --confusion',
-  measured_on: '2026-11-24',
-  method_version: '1.2.0 to 1.5.0, each part with the engine of the day it was first measured',
-  packs: 36,
-  overall: {
-    counts: [
-      [101, 7, 6, 3, 12],
-      [9, 23, 3, 3, 5],
-      [11, 2, 18, 2, 7],
-      [5, 1, 1, 24, 6],
-      [12, 0, 2, 1, 50],
-    ],
-    unsettled: 15,
-  },
-  by_type: {
-    factual: {
-      counts: [
-        [50, 5, 3, 2, 10],
-        [3, 16, 3, 3, 4],
-        [4, 2, 6, 1, 4],
-        [1, 1, 0, 17, 5],
-        [6, 0, 1, 1, 32],
-      ],
-      unsettled: 9,
-    },
-    promise: {
-      counts: [
-        [30, 1, 3, 1, 2],
-        [3, 4, 0, 0, 0],
-        [5, 0, 12, 1, 2],
-        [3, 0, 0, 2, 0],
-        [1, 0, 0, 0, 4],
-      ],
-      unsettled: 6,
-    },
-    guidance: {
-      counts: [
-        [11, 0, 0, 0, 0],
-        [1, 2, 0, 0, 1],
-        [0, 0, 0, 0, 0],
-        [1, 0, 1, 4, 0],
-        [1, 0, 1, 0, 9],
-      ],
-      unsettled: 0,
-    },
-    prediction: {
-      counts: [
-        [10, 1, 0, 0, 0],
-        [2, 1, 0, 0, 0],
-        [2, 0, 0, 0, 1],
-        [0, 0, 0, 1, 1],
-        [4, 0, 0, 0, 5],
-      ],
-      unsettled: 0,
-    },
-  } satisfies Record<ClaimType, MeasuredConfusion>,
-} as const);
-
-/**
- * A type uses its own counts once the benchmark holds this many of its
- * resolved verdicts; below that they are too few to tell its confusion from
- * the pooled one, and the pooled counts are used. (On 2026-11-24, with 329
- * verdicts, factual had 189 and uses its own, 54 on the wrong side (29%);
- * promise 80, guidance 32 and prediction 28, on the wrong side 30%, 16% and
- * 25%, use the pooled counts.)
- */
-export const MIN_VERDICTS_FOR_TYPE_CONFUSION = 100;
+export { JUDGE_CONFUSION_MEASURED, MIN_VERDICTS_FOR_TYPE_CONFUSION, type ConfusionCounts, type MeasuredConfusion } from './judge-confusion.ts';
 
 /**
  * One point of the method's uncertainty about the judges: a machine verdict on
@@ -128,8 +29,18 @@ export type JudgeError = {
    * coefficients.
    */
   readonly line: { readonly intercept: number; readonly slope: number; readonly se: readonly [number, number]; readonly covariance: number };
-  /** Nine points for the line's uncertainty: Gauss–Hermite, three a coefficient, along the fit's covariance. */
+  /**
+   * Nine points for the line's uncertainty: Gauss–Hermite, three a coefficient,
+   * along the covariance above; a subject's own come from nodesForVerdicts.
+   */
   readonly nodes: readonly ConfusionNode[];
+  /**
+   * Each gold row (true … false): the chances of each machine outcome, and the
+   * variance of the row's mean credit (its spread over its count plus one, a
+   * Dirichlet posterior over its outcomes); `share`, the row's share of the
+   * verdicts.
+   */
+  readonly rows: readonly { readonly chances: readonly number[]; readonly variance: number; readonly share: number }[];
 };
 
 const sideOf = (i: number) => (i < 2 ? 0 : i === 2 ? 1 : 2);
@@ -215,15 +126,14 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
   // but a subject's judges may read its false claims as any row of so few
   // verdicts allows; the range must carry that, so the larger uncertainty of
   // the two, at the middle of the scale, is taken.
-  const rowVar = (g: number) => {
-    const row = counts[g]!;
+  const rows = counts.map((row) => {
     const total = row.reduce((s, c) => s + c, 0);
-    if (total === 0) return 0;
+    if (total === 0) return { chances: row.map(() => 0), variance: 0, share: 0 };
     const m = row.reduce((s, c, e) => s + c * credit[e]!, 0) / total;
     const m2 = row.reduce((s, c, e) => s + c * credit[e]! ** 2, 0) / total;
-    return (m2 - m * m) / (total + 1);
-  };
-  const [top, bottom] = [rowVar(0), rowVar(k - 1)];
+    return { chances: row.map((c) => c / total), variance: (m2 - m * m) / (total + 1), share: total / n };
+  });
+  const [top, bottom] = [rows[0]!.variance, rows[k - 1]!.variance];
   const ends = { a: bottom, ab: -bottom, b: top + bottom };
   const atMiddle = (c: { a: number; ab: number; b: number }) => c.a + c.ab + 0.25 * c.b;
   const chosen = atMiddle(ends) > atMiddle(sandwich) ? ends : sandwich;
@@ -254,7 +164,67 @@ function judgeErrorOf(basis: JudgeError['basis'], measured: MeasuredConfusion): 
     wrongSide: wrongSideOf(measured),
     line: { intercept, slope, se: [Math.sqrt(varIntercept), Math.sqrt(varSlope)] as const, covariance },
     nodes: Object.freeze(nodes.map((x) => Object.freeze(x))),
+    rows: Object.freeze(rows.map((r) => Object.freeze(r))),
   });
+}
+
+/**
+ * The gold outcomes a subject's machine verdicts most likely came from: the
+ * shares q of the five gold rows that make the verdicts most probable under
+ * the measured confusion (a mixture of its rows, fitted by EM from the
+ * benchmark's own shares).
+ */
+export function goldSharesOf(je: JudgeError, verdicts: readonly number[]): number[] {
+  const k = je.rows.length;
+  const n = verdicts.reduce((s, c) => s + c, 0);
+  let q = je.rows.map((r) => r.share);
+  if (n === 0) return q;
+  const chances = je.rows.map((r) => r.chances);
+  // EM: each verdict shared among the rows by how likely each was to give it;
+  // stopped once no share moves by 1e-7, far below what the variances feel.
+  for (let it = 0; it < 1000; it++) {
+    const next = new Array<number>(k).fill(0);
+    for (let e = 0; e < k; e++) {
+      const v = verdicts[e]!;
+      if (v === 0) continue;
+      let z = 0;
+      for (let g = 0; g < k; g++) z += q[g]! * chances[g]![e]!;
+      if (z > 0) for (let g = 0; g < k; g++) next[g]! += (v * q[g]! * chances[g]![e]!) / (z * n);
+    }
+    let change = 0;
+    for (let g = 0; g < k; g++) change = Math.max(change, Math.abs(next[g]! - q[g]!));
+    q = next;
+    if (change < 1e-7) break;
+  }
+  return q;
+}
+
+/**
+ * The nodes for one subject's machine verdicts of a type (`verdicts`: how many
+ * it has of each outcome, true … false). The line is the type's; how sure it
+ * is depends on the rows the verdicts come from. At the subject's mean gold
+ * credit (from its gold shares q, goldSharesOf) the machine's mean credit is
+ * the q-weighted mean of the rows', each row's as uncertain as its own
+ * verdicts tell: its variance is the sum of q² × each row's variance. The
+ * type's nodes are drawn in towards the line until theirs is that there,
+ * never pushed out: true/false verdicts, which meet only the end rows, keep
+ * the type's nodes (whose uncertainty is the end rows'), and graded ones,
+ * spread over five rows, get a surer line.
+ */
+export function nodesForVerdicts(je: JudgeError, verdicts: readonly number[]): readonly ConfusionNode[] {
+  if (!verdicts.some((v) => v > 0)) return je.nodes;
+  const q = goldSharesOf(je, verdicts);
+  const at = q.reduce((s, qg, g) => s + qg * credit[g]!, 0);
+  const rows = q.reduce((s, qg, g) => s + qg * qg * je.rows[g]!.variance, 0);
+  const { intercept, slope, se, covariance } = je.line;
+  const line = se[0] ** 2 + 2 * at * covariance + at * at * se[1] ** 2;
+  if (!(line > 0) || rows >= line) return je.nodes;
+  const shrink = Math.sqrt(rows / line);
+  return Object.freeze(
+    je.nodes.map((x) =>
+      Object.freeze({ intercept: intercept + shrink * (x.intercept - intercept), slope: slope + shrink * (x.slope - slope), weight: x.weight }),
+    ),
+  );
 }
 
 const total = (m: MeasuredConfusion) => m.counts.flat().reduce((s, c) => s + c, 0) + m.unsettled;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLAIM_TYPES, RESOLVED_OUTCOMES, TOPICS, creditOf, type Outcome } from './outcomes.ts';
 import { MIN_RESOLVED, MIN_TYPE_RESOLVED, ScoredResultSchema, countedCredit, scoreClaims, type ScoredResult, type ScoringClaim } from './score.ts';
+import { judgeError } from './judge-error.ts';
 import { repeat, withIds } from './score-fixtures.ts';
 
 // Properties of scoreClaims over random sets of claims (the cases are in score.test.ts).
@@ -109,6 +110,22 @@ describe('scoreClaims: properties', () => {
     const arbMix = fc.array(arbBody(arbResolved).map((c) => ({ ...c, cluster: null })), { minLength: 1, maxLength: 6 });
     fc.assert(
       fc.property(arbMix, fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 30 }), (mix, k, extra) => {
+        // Machine verdicts averaging below what the judges give a claim that
+        // failed, or above what they give one that held, at any of the points
+        // standing for the line's uncertainty, are outside that point's reach:
+        // its posterior piles against 0 or 1 while the others sharpen away from
+        // it, and the range levels off from below at what the judges'
+        // uncertainty leaves (the case test 'verdicts outside the line's reach'
+        // in score.test.ts), or is the one a person's verdicts would give. Not
+        // this property.
+        fc.pre(
+          CLAIM_TYPES.every((t) => {
+            const credits = mix.filter((c) => c.claim_type === t && c.reviewed !== true).map((c) => countedCredit(c as ScoringClaim)).filter((x) => x !== null);
+            if (credits.length === 0) return true;
+            const mean = credits.reduce((a, b) => a + b, 0) / credits.length;
+            return judgeError(t).nodes.every((x) => mean >= x.intercept && mean <= x.intercept + x.slope);
+          }),
+        );
         const small = withIds(repeat(mix, k));
         const large = withIds(repeat(mix, k + extra));
         const a = scoreClaims(small);

@@ -80,13 +80,17 @@ describe('scoreClaims: cases', () => {
     const { intercept: a, slope: b } = judgeError('factual').line;
     const expected = (100 * (0.5 - a)) / b;
     expect(Math.abs(expected - 50)).toBeGreaterThan(2);
+    // The score is the posterior mean, not the line's solution: with the judges'
+    // shallow line forty verdicts leave a wide posterior, and the prior, which
+    // puts more weight near 0 and 1 than near 50 (Beta(½, ½)), moves its mean a
+    // little beyond the solution, away from 50.
     expect(r.score.score).toBeGreaterThan(Math.min(50, expected) - 1);
-    expect(r.score.score).toBeLessThan(Math.max(50, expected) + 1);
+    expect(r.score.score).toBeLessThan(Math.max(50, expected) + 3);
     expect(Math.sign(r.score.score - 50)).toBe(Math.sign(expected - 50));
   });
 
   it('a machine verdict never says more than a person\'s: credits below what the judges give a false claim do not narrow the range', () => {
-    // Machine verdicts averaging 0.025, below the judges' 0.166 for a claim that
+    // Machine verdicts averaging 0.025, below the judges' 0.137 for a claim that
     // failed entirely: the posterior piles against 0; the range is widened to the
     // width the same verdicts from a person would have.
     const outcomes = (i: number): Outcome => (i === 0 ? 'mostly_false' : 'false');
@@ -94,6 +98,19 @@ describe('scoreClaims: cases', () => {
     const reviewed = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i), reviewed: true })))).scores.overall;
     expect(width(machine)).toBeGreaterThanOrEqual(width(reviewed) - 0.2);
     expect(machine.interval_80[0]).toBe(0);
+  });
+
+  it('verdicts outside the line\'s reach: the range levels off from below at what the judges\' uncertainty leaves', () => {
+    // Promises all mostly_false (0.25), below the 0.355 the judges give a promise
+    // broken: only the line's points with a lower intercept can explain them, and
+    // as claims accrue their posteriors sharpen away from 0 while the others pile
+    // against it. The width dips, then grows towards its limit, never past it.
+    const { intercept } = judgeError('promise').line;
+    expect(intercept).toBeGreaterThan(0.25);
+    const w = (n: number) => width(scored(scoreClaims(ids(n, () => ({ outcome: 'mostly_false', claim_type: 'promise' })))).scores.overall);
+    const limit = w(1000);
+    for (const n of [13, 20, 42, 60, 200]) expect(w(n)).toBeLessThanOrEqual(limit + 0.2);
+    expect(w(42)).toBeGreaterThan(w(13));
   });
 
   it('graded outcomes say more than true/false ones with the same mean: a narrower range', () => {
@@ -117,7 +134,7 @@ describe('scoreClaims: cases', () => {
     const disputed = scored(scoreClaims(ids(12, (i) => ({ outcome: i % 3 ? 'mostly_true' : 'false', judges_disagree: true }))));
     expect(disputed.scores).toEqual(agreed.scores);
     expect(disputed.caveats.find((c) => c.code === 'judges_disagree')?.message).toBe(
-      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (27% of verdicts on the wrong side).",
+      "12 of the 12 resolved claims had judges who disagreed; they count as machine verdicts, with the judges' measured error (32% of verdicts on the wrong side).",
     );
     // They are still never featured.
     expect(disputed.featured_claims).toEqual([]);
@@ -139,10 +156,10 @@ describe('scoreClaims: cases', () => {
     const r = scored(
       scoreClaims([...[1, 2, 3, 4, 5].map((i) => claim(`f${i}`, 'true')), ...[1, 2, 3, 4, 5].map((i) => claim(`p${i}`, 'true', { claim_type: 'promise' }))]),
     );
-    // (Factual claims read their judges' error from their own table, promises from the pooled one: the two type
-    // scores may differ by a tenth, and overall lies between them.)
+    // (Factual claims and promises read their judges' error from their own tables: the two type scores may differ
+    // by a point, and overall lies between them.)
     const [lo, hi] = [r.scores.factual!.score, r.scores.promise!.score].sort((a, b) => a - b);
-    expect(hi! - lo!).toBeLessThanOrEqual(0.5);
+    expect(hi! - lo!).toBeLessThanOrEqual(1);
     expect(r.scores.overall.score).toBeGreaterThanOrEqual(lo!);
     expect(r.scores.overall.score).toBeLessThanOrEqual(hi!);
   });

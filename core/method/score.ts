@@ -1,7 +1,8 @@
 import { betaFromMoments, betaInterval } from './beta.ts';
-import { judgeError, OVERALL_JUDGE_ERROR } from './judge-error.ts';
+import { judgeError, nodesForVerdicts, OVERALL_JUDGE_ERROR } from './judge-error.ts';
 import {
   CLAIM_TYPES,
+  RESOLVED_OUTCOMES,
   REVIEW_LABEL,
   creditOf,
   type ClaimType,
@@ -130,7 +131,9 @@ function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims
       sums.a += weight * c.credit;
       sums.b += weight * (1 - c.credit);
     }
-    out.push({ type, claims, evidence: { reviewed, machine, errorNodes: judgeError(type).nodes, n: claims.length } });
+    // The judges' line for this subject's machine verdicts: as sure as the gold rows they come from allow.
+    const verdicts = RESOLVED_OUTCOMES.map((o) => claims.filter((c) => c.claim.reviewed !== true && c.claim.outcome === o).length);
+    out.push({ type, claims, evidence: { reviewed, machine, errorNodes: nodesForVerdicts(judgeError(type), verdicts), n: claims.length } });
   }
   return out;
 }
