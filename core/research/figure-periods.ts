@@ -48,3 +48,15 @@ export function laterThan(e: Reading, date: string): boolean {
 
 /** The latest year a figure is for ("2024/25" counts as 2025), or 0. */
 export const latestYear = (e: Reading): number => Math.max(0, ...[...e.years].map((y) => (y.includes('/') ? Number(y.slice(0, 4)) + 1 : Number(y))));
+
+/**
+ * Whether a source published on `published` is too early to report a claimed figure for a whole year the claim
+ * names ("more than 1.5 million passengers in 2025", against a figure that names no period, published in March
+ * 2025): it was published before every year the claim names was over. (A split year, "2024/25", is over at the end
+ * of March of its second year at the earliest.)
+ */
+export function beforeClaimedYear(c: Reading, e: Reading, published: string): boolean {
+  if (c.years.size === 0 || c.months.size > 0 || (c.part !== null && c.part !== 'end') || e.years.size > 0 || e.months.size > 0) return false;
+  return [...c.years].every((y) => (/^\d{4}$/.test(y) ? `${y}-12-31` : /^\d{4}\//.test(y) ? `${Number(y.slice(0, 4)) + 1}-03-31` : '') > published);
+}
+

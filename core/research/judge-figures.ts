@@ -3,7 +3,7 @@ import { band, delivered, distance } from './figure-bands.ts';
 import { heldLevel } from './judge-hold.ts';
 import { readQuantities, type Reading } from './quantities.ts';
 import { partMeets } from './periods.ts';
-import { datedByMonth, laterThan, latestYear, unfinishedYear } from './figure-periods.ts';
+import { beforeClaimedYear, datedByMonth, laterThan, latestYear, unfinishedYear } from './figure-periods.ts';
 import { checkedFigures, EACH_OF, impliedFigures, SERIES } from './claim-figures.ts';
 import { seriesFinding } from './judge-series.ts';
 import { derivedChanges, isTableRow, readTableRow, sinceYear } from './table-figures.ts';
@@ -219,6 +219,9 @@ export function figuresJudge(input: JudgeInput): Finding {
           // between April 2023 and February 2025", against a claim made in 2024) measures something else.
           // (A claim that names the year itself, "the average bill in 2023 was £468", is taken at its word.)
           if (claim.claim_type === 'factual' && (laterThan(e, claim.said_on) || (c.years.size === 0 && unfinishedYear(e, claim.said_on)))) continue;
+          // A year's figure is known only once the year is over: a figure naming no period, published before then, is
+          // an earlier period's.
+          if (claim.claim_type === 'factual' && item.published && beforeClaimedYear(c, e, item.published)) continue;
           // A forecast's outcome is known only once its period is over: a figure that names no period, in a source
           // published before the forecast fell due, is the figure of an earlier period ("margin slipped to 17.4%"
           // in March, against "around 17% for the year").

@@ -99,4 +99,9 @@ describe('figures of a group, and rows of a peers table', () => {
     const season = [{ ...row[0]!, quote: 'Harrowdale | 436 | 471', table_header: 'Ski area | Patrol incidents 2024/25 | Patrol incidents 2025/26', sentences: ['Harrowdale | 436 | 471'] }];
     expect(figuresJudge({ claim: claimOf('Our patrollers dealt with 412 incidents last season.', '2025-10-20'), items: season }).outcome).toBe('mostly_true');
   });
+  it('does not take a figure that names no period, published before the claimed year was over, for that year', () => {
+    const claim = 'Harrowdale Dairy collected 412 million litres of milk in 2025.';
+    expect(judge(claim, '2026-02-10', 'Harrowdale Dairy collected 300 million litres of milk.', '2025-03-18').outcome).toBe('unresolvable');
+    expect(judge(claim, '2026-02-10', 'Harrowdale Dairy collected 300 million litres of milk.', '2026-03-18').outcome).toBe('false');
+  });
 });
