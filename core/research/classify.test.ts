@@ -42,6 +42,14 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');
   });
 
+  it('takes a deed reported against a promise made before as a statement of fact, unless it promises again', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
+    expect(classifyClaim('We opened 22 new ticket offices in 2024, two more than we promised.', ctx).claim_type).toBe('factual');
+    expect(classifyClaim('The new covered gangway at Kilbrae opened in December, as we promised.', ctx).claim_type).toBe('factual');
+    expect(classifyClaim('During 2024 we welcomed 124 new deckhands, beating our pledge of 120.', ctx).claim_type).toBe('factual');
+    expect(classifyClaim('We will keep two return sailings every day this winter, as we promised the assembly.', ctx).claim_type).toBe('promise');
+  });
+
   it('reads a self-reference as first person only when told the speaker\'s names', () => {
     const sentence = 'Orrin Foods will open a second bakery in Pellow by 2027.';
     expect(classifyClaim(sentence, { said_on: '2025-01-10', self_names: ['Orrin Foods'] }).claim_type).toBe('promise');

@@ -3,12 +3,15 @@ import { parse, parsePlain } from './parse.ts';
 import type { ClaimType, Classification, Topic } from './types.ts';
 import { findDeadline } from './deadline.ts';
 import { isActorName, namesIn } from './grounding.ts';
+import { topicOf } from './topics.ts';
+
+export { topicOf } from './topics.ts';
 
 // Stage "classify": what kind of claim a sentence is, its broad topic, and when
 // a promise or prediction falls due. Everything is read from compromise's tags
 // and match syntax, so "we'll", "won't" and "pledged" are seen for what they are.
 
-// (When a claim falls due is read in deadline.ts, which also registers compromise-dates.)
+// (When a claim falls due is read in deadline.ts, which also registers compromise-dates; its topic in topics.ts.)
 
 type View = ReturnType<typeof nlp>;
 type TermJson = { text: string; normal: string; root?: string; tags: string[] };
@@ -182,6 +185,11 @@ const BODY_WORDS = 'company|firm|group|business|trust|council|authority|network|
 // Words by which a body refers to itself ("the company expects", "the trust would recruit").
 const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|business|trust|council|authority|network|charity|club|paper|newspaper|outlet|institute|association|service|operator|supplier|utility|organisation|board|hospital|university|centre|agency|bank|retailer|chain|airline|force|brigade)\b/i;
 
+// A deed reported against a promise, target or guidance given before ("two more than we promised", "as we promised",
+// "beating our pledge of 120", "the 1,000 new places we promised", "ahead of the deadline we set ourselves", "in
+// line with the guidance we set out"): a statement of fact about it, not the promise.
+const KEPT_OR_NOT = /\b(?:as|than)\s+(?:we|i|it|they)\s+(?:had\s+)?(?:promised|pledged|committed|forecast|predicted)\b|\b(?:we|i)\s+(?:had\s+)?(?:promised|pledged)\b(?!\s+(?:to|that)\b)|\b(?:beating|beat|missing|missed|meeting|met|keeping|kept|exceeding|exceeded|past|short\s+of|ahead\s+of|in\s+line\s+with)\s+(?:our|my|its|the|their)\s+(?:[\p{L}\d,-]+\s+){0,2}?(?:promise|pledge|target|commitment|deadline|guidance|forecast)s?\b/iu;
+
 // A future in the passive: "will be demolished", "will be held on", "will be frozen" (not a state: "will be higher").
 const PASSIVE_DEED = /\b(?:will|shall|would)\s+(?:all\s+|also\s+|then\s+|now\s+|each\s+)?be\s+(?:[a-z]+ly\s+)?(?:[a-z]{3,}ed|built|held|paid|made|done|run|shut|cut|set|given|taken|sold|kept|brought|begun|frozen|chosen|sent|spent|written|rebuilt|rerun|overhauled)\b(?!\s+(?:to|that)\b)/i;
 
@@ -207,7 +215,8 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   // "We kept our promise of…": a report of a promise kept or broken is a statement of fact.
   const pastPromise = /\b(kept|keep|broke|broken|met|meet|fulfilled|honoured|honored|delivered on|made good on)\s+(?:on\s+)?(?:our|my|its|their|the|this|that|every)\s+(?:\w+\s+)?(promise|pledge|commitment|undertaking)/i.test(sentence);
   // "all 150 of our promised warm hubs opened": a promise named as done is a statement of fact.
-  const promisedDone = /\b(?:our|its|their|the)\s+promised\b/i.test(sentence);
+  // (Unless it promises again: "will keep two flights a day, as we promised the assembly".)
+  const promisedDone = /\b(?:our|its|their|the)\s+promised\b/i.test(sentence) || (KEPT_OR_NOT.test(sentence) && !/\b(?:will|shall)\b|['’]ll\b/i.test(sentence));
   if (hasAny(doc, M.pledge) && !pastPromise && !promisedDone) return 'promise';
   const body = context.speaks_for_body === true;
   // An outlook for a figure another body owns ("I expect the council's waiting list to pass 9,000") is a
@@ -254,39 +263,6 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     return context.speaks_for_body ? 'promise' : 'prediction';
   }
   return 'factual';
-}
-
-/**
- * Topic lexicon: lemmas (compromise's root form, else the normalised word) that
- * place a sentence under a topic. Small on purpose: a sentence is filed under the
- * topic with most hits, ties going to the earlier topic, and `other` when none hit.
- */
-export const TOPIC_LEXICON: Readonly<Record<Exclude<Topic, 'other'>, readonly string[]>> = {
-  economy: ['economy', 'inflation', 'unemployment', 'employment', 'job', 'wage', 'gdp', 'recession', 'tax', 'income', 'salary', 'debt', 'deficit', 'pension', 'growth', 'price', 'bill', 'cost'],
-  health: ['health', 'hospital', 'patient', 'vaccine', 'vaccination', 'vaccinate', 'measles', 'flu', 'disease', 'doctor', 'nurse', 'admission', 'illness', 'infection', 'antibiotic', 'cancer', 'fever', 'clinic', 'death', 'medicine', 'drug', 'obesity', 'dose', 'hand', 'soap'],
-  environment: ['environment', 'emission', 'pollution', 'carbon', 'climate', 'leakage', 'river', 'reservoir', 'drought', 'sewage', 'temperature', 'heat', 'flood', 'recycling', 'waste', 'wildlife', 'air', 'water', 'energy', 'gas', 'pipe', 'leak', 'hosepipe', 'litre', 'supply'],
-  technology: ['technology', 'software', 'internet', 'broadband', 'digital', 'ai', 'app', 'computer', 'cyber', 'online', 'meter', 'data', 'website'],
-  science: ['science', 'research', 'study', 'scientist', 'trial', 'dataset', 'experiment', 'laboratory', 'journal', 'volunteer', 'result', 'evidence'],
-  education: ['school', 'pupil', 'student', 'teacher', 'university', 'college', 'exam', 'education', 'classroom', 'apprenticeship'],
-  public_safety: ['crime', 'burglary', 'police', 'fire', 'accident', 'safety', 'violence', 'theft', 'emergency', 'injury', 'scam', 'fraud'],
-  governance: ['council', 'government', 'minister', 'election', 'mayor', 'parliament', 'law', 'regulation', 'regulator', 'policy', 'audit', 'transparency', 'vote', 'councillor', 'ombudsman', 'fine'],
-  media: ['newspaper', 'article', 'journalist', 'reader', 'paywall', 'correction', 'newsroom', 'coverage', 'broadcast', 'media', 'subscriber', 'editor', 'story', 'circulation', 'copy'],
-  business: ['revenue', 'profit', 'customer', 'company', 'shareholder', 'investment', 'invest', 'sale', 'market', 'firm', 'dividend', 'share', 'satisfaction', 'contract'],
-  transport: ['bus', 'tram', 'train', 'rail', 'road', 'traffic', 'bridge', 'driver', 'car', 'passenger', 'journey', 'cycling', 'airport', 'ridership', 'transport', 'pothole', 'fare'],
-  housing: ['house', 'home', 'rent', 'housing', 'tenant', 'mortgage', 'landlord', 'property', 'homelessness', 'household'],
-};
-
-export function topicOf(sentence: string): Topic {
-  const doc = parse(sentence);
-  doc.compute('root');
-  const lemmas = termsOf(doc).map((t) => t.root ?? t.normal.replace(/[^\p{L}\p{N}-]/gu, ''));
-  let best: Topic = 'other';
-  let bestHits = 0;
-  for (const [topic, words] of Object.entries(TOPIC_LEXICON) as Array<[Topic, readonly string[]]>) {
-    const hits = lemmas.filter((l) => words.includes(l)).length;
-    if (hits > bestHits) [best, bestHits] = [topic, hits];
-  }
-  return best;
 }
 
 /** Guidance that is an outlook for a figure (judged against the actual at its date), not advice. */
