@@ -1,6 +1,7 @@
 // How much evidence one resolved claim carries: the weight it enters the
 // posterior with (posterior.ts), from the spread of the subject's credits and
-// the sources its claims share. content/methodology.md, "The score of a set of
+// the sources its claims share, and the weight it enters the score's posterior
+// with, from the sources alone. content/methodology.md, "The score of a set of
 // claims", states the same; change them together.
 
 /**
@@ -32,15 +33,28 @@ export const SOURCE_CORRELATION = Object.freeze({ rho: 0.3, weight: 10 });
  *   number of sources G) as SOURCE_CORRELATION.weight sources against G − 1;
  *   never below 1. A claim with no source stands alone.
  *
- * Each claim then weighs 1 / (dispersion × designEffect).
+ * Each claim then weighs 1 / (dispersion × designEffect) in the posterior the
+ * range is read from (`weight`).
+ *
+ * The score is read from a posterior whose claims weigh `scoreWeight`,
+ * 1 / the assumed design effect alone (never below 1): what the claims' sources
+ * and verdicts (reviewed or not, of which type) say before any credit is seen.
+ * The dispersion and the measured design effect are read from the spread of
+ * the credits, and a better credit can narrow or widen that spread: were they
+ * in the score, a claim whose verdict got better could lower it (four true
+ * claims and a mostly_true one from one source scored 89.4; with the fifth
+ * true too, 87.1, the dispersion back at 1 pulling it towards 50). With
+ * weights that no credit moves, raising a credit multiplies the posterior by
+ * a function increasing in the reliability, so the score never falls.
  */
 export function sourceEffect(resolved: readonly { credit: number; cluster: string; slope: number }[]): {
   dispersion: number;
   designEffect: number;
   weight: number;
+  scoreWeight: number;
 } {
   const n = resolved.length;
-  if (n === 0) return { dispersion: 1, designEffect: 1, weight: 1 };
+  if (n === 0) return { dispersion: 1, designEffect: 1, weight: 1, scoreWeight: 1 };
   const sum = resolved.reduce((s, c) => s + c.credit, 0);
   const mean = sum / n;
   // The prior's claim, half true and half false, is counted among the credits.
@@ -74,5 +88,5 @@ export function sourceEffect(resolved: readonly { credit: number; cluster: strin
     designEffect = (SOURCE_CORRELATION.weight * assumed + (G - 1) * measured) / (SOURCE_CORRELATION.weight + G - 1);
   }
   designEffect = Math.max(1, designEffect);
-  return { dispersion, designEffect, weight: 1 / (dispersion * designEffect) };
+  return { dispersion, designEffect, weight: 1 / (dispersion * designEffect), scoreWeight: 1 / Math.max(1, assumed) };
 }

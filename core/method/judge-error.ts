@@ -209,7 +209,8 @@ export function goldSharesOf(je: JudgeError, verdicts: readonly number[]): numbe
  * type's nodes are drawn in towards the line until theirs is that there,
  * never pushed out: true/false verdicts, which meet only the end rows, keep
  * the type's nodes (whose uncertainty is the end rows'), and graded ones,
- * spread over five rows, get a surer line.
+ * spread over five rows, get a surer line. These nodes are the range's; the
+ * score's posterior keeps the type's own (score.ts), as no credit may move it.
  */
 export function nodesForVerdicts(je: JudgeError, verdicts: readonly number[]): readonly ConfusionNode[] {
   if (!verdicts.some((v) => v > 0)) return je.nodes;

@@ -13,7 +13,13 @@ import type { ConfusionNode } from './judge-error.ts';
 // judges' measured confusion (judge-error.ts). The credits enter as a
 // quasi-binomial likelihood: a claim of weight w and credit c contributes
 // w·c·log(m) + w·(1 − c)·log(1 − m), m its mean, its weight carrying the spread
-// of graded outcomes and the correlation of claims from one source (score.ts).
+// of graded outcomes and the correlation of claims from one source
+// (claim-weight.ts). score.ts asks for two posteriors: the range's, with those
+// weights, and the score's, with weights no credit moves (the assumed
+// correlation alone) and the line's nodes as its end rows leave them, whose
+// mean is then non-decreasing in every credit: raising one multiplies the
+// likelihood by a function increasing in its type's reliability, and given mu
+// the types are independent with Beta(TYPE_SPREAD × mu, …) rising in mu.
 // The line is uncertain too: the posterior is averaged over its nodes, each
 // with its own weight (a subject's credits say next to nothing about how its
 // judges erred, so they do not reweigh the nodes).

@@ -57,6 +57,20 @@ describe('scoreClaims: cases', () => {
     expect(e.dispersion).toBeLessThan(1);
     expect(e.designEffect).toBe(1);
     expect(e.weight).toBeCloseTo(1 / e.dispersion, 12);
+    // The score's weight: the assumed design effect alone, 1.09 (methodology).
+    expect(1 / e.scoreWeight).toBeCloseTo(1.09, 2);
+  });
+
+  it('a verdict that gets better never lowers the score: four reviewed true claims and a machine mostly_true one from one source', () => {
+    // With the dispersion in the score's weights this fell, 89.4 to 87.1: the
+    // mostly_true lowered the dispersion and raised every claim's weight.
+    const of = (fifth: Outcome) =>
+      scored(scoreClaims([...ids(4, () => ({ outcome: 'true', reviewed: true, cluster: 'A' })), claim('c9', fifth, { reviewed: false, cluster: 'A' })]));
+    const before = of('mostly_true');
+    const after = of('true');
+    expect(after.score.score).toBeGreaterThanOrEqual(before.score.score);
+    // The range still weighs the spread: the graded verdict's is not the wider.
+    expect(width(before.scores.overall)).toBeLessThanOrEqual(width(after.scores.overall));
   });
 
   it('a reviewed verdict carries no judge error: the same claims reviewed give a narrower range, and no machine caveat', () => {

@@ -89,8 +89,10 @@ const percentiles = (s: Summary): readonly [number, number] => s.interval ?? bet
  * failed entirely, or above what they give one that held), the posterior piles
  * against 0 or 1 and narrows. The range is then widened, evenly on both sides
  * and within 0 to 1, to the width the same verdicts from a person would give.
+ * `mean`: the score's posterior mean (the posterior whose weights no credit
+ * moves; see evidenceByType).
  */
-function scoreEntry(moments: Summary, resolved: readonly Counted[], asReviewed: Summary | null): ScoreEntry {
+function scoreEntry(mean: number, moments: Summary, resolved: readonly Counted[], asReviewed: Summary | null): ScoreEntry {
   let [lo, hi] = percentiles(moments);
   if (asReviewed) {
     const [rlo, rhi] = percentiles(asReviewed);
@@ -102,38 +104,56 @@ function scoreEntry(moments: Summary, resolved: readonly Counted[], asReviewed: 
       if (hi > 1) [lo, hi] = [Math.max(0, lo - (hi - 1)), 1];
     }
   }
-  const score = toPoints(moments.mean);
+  const score = toPoints(mean);
   // A Beta this close to a posterior always holds its mean between the two
-  // percentiles unless it is piled against 0 or 1; then the range is widened to it.
+  // percentiles unless it is piled against 0 or 1, and the score's posterior
+  // differs from it only in how much each claim weighs; should the score ever
+  // lie outside, the range is widened to it.
   const interval: [number, number] = [Math.min(floorPoints(lo), score), Math.max(ceilPoints(hi), score)];
   const width = Math.round((interval[1] - interval[0]) * 10) / 10;
   const nMachine = resolved.filter((c) => c.claim.reviewed !== true).length;
   return { score, interval_80: interval, n_resolved: resolved.length, confidence: confidenceOf(width, resolved.length, nMachine) };
 }
 
-/** Evidence of each claim type with resolved claims, in CLAIM_TYPES order. */
-function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims: Counted[]; evidence: TypeEvidence }[] {
-  const { weight } = sourceEffect(
+/**
+ * Evidence of each claim type with resolved claims, in CLAIM_TYPES order:
+ * `evidence` for the posterior the range is read from, each claim weighing
+ * sourceEffect's `weight` and the judges' line as sure as the rows the
+ * subject's machine verdicts come from; `scoreEvidence` for the posterior the
+ * score is read from, each claim weighing `scoreWeight` and the line as sure
+ * as its end rows, neither moved by any credit (claim-weight.ts).
+ */
+function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims: Counted[]; evidence: TypeEvidence; scoreEvidence: TypeEvidence }[] {
+  const { weight, scoreWeight } = sourceEffect(
     resolved.map((c) => ({
       credit: c.credit,
       cluster: c.claim.cluster ?? `claim:${c.claim.claim_id}`,
       slope: c.claim.reviewed === true ? 1 : judgeError(c.claim.claim_type).line.slope,
     })),
   );
-  const out: { type: ClaimType; claims: Counted[]; evidence: TypeEvidence }[] = [];
+  const out: { type: ClaimType; claims: Counted[]; evidence: TypeEvidence; scoreEvidence: TypeEvidence }[] = [];
   for (const type of CLAIM_TYPES) {
     const claims = resolved.filter((c) => c.claim.claim_type === type);
     if (claims.length === 0) continue;
     const reviewed = { a: 0, b: 0 };
     const machine = { a: 0, b: 0 };
+    const scoreReviewed = { a: 0, b: 0 };
+    const scoreMachine = { a: 0, b: 0 };
     for (const c of claims) {
-      const sums = c.claim.reviewed === true ? reviewed : machine;
+      const [sums, scoreSums] = c.claim.reviewed === true ? [reviewed, scoreReviewed] : [machine, scoreMachine];
       sums.a += weight * c.credit;
       sums.b += weight * (1 - c.credit);
+      scoreSums.a += scoreWeight * c.credit;
+      scoreSums.b += scoreWeight * (1 - c.credit);
     }
     // The judges' line for this subject's machine verdicts: as sure as the gold rows they come from allow.
     const verdicts = RESOLVED_OUTCOMES.map((o) => claims.filter((c) => c.claim.reviewed !== true && c.claim.outcome === o).length);
-    out.push({ type, claims, evidence: { reviewed, machine, errorNodes: nodesForVerdicts(judgeError(type), verdicts), n: claims.length } });
+    out.push({
+      type,
+      claims,
+      evidence: { reviewed, machine, errorNodes: nodesForVerdicts(judgeError(type), verdicts), n: claims.length },
+      scoreEvidence: { reviewed: scoreReviewed, machine: scoreMachine, errorNodes: judgeError(type).nodes, n: claims.length },
+    });
   }
   return out;
 }
@@ -218,7 +238,10 @@ export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptio
         types.map(({ evidence: e }) => ({ ...e, reviewed: { a: e.reviewed.a + e.machine.a, b: e.reviewed.b + e.machine.b }, machine: { a: 0, b: 0 } })),
       )
     : null;
-  const overall = scoreEntry(post.overall, resolved, reviewedPost?.overall ?? null);
+  // Reviewed verdicts weighed alike in both give the same posterior: one will do.
+  const same = !machineVerdicts && types.every(({ evidence: e, scoreEvidence: s }) => e.reviewed.a === s.reviewed.a && e.reviewed.b === s.reviewed.b);
+  const scorePost = same ? post : posterior(types.map((t) => t.scoreEvidence));
+  const overall = scoreEntry(scorePost.overall.mean, post.overall, resolved, reviewedPost?.overall ?? null);
   const scores: Scores = { overall };
   const nMachine = inScope.filter((c) => c.reviewed !== true).length;
   const caveats: Caveat[] = [];
@@ -265,7 +288,7 @@ export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptio
         message: `Only ${plural(k, `${type} claim is`, `${type} claims are`)} resolved, fewer than the ${MIN_TYPE_RESOLVED} a type's score needs, so there is no ${type} score; ${k === 1 ? 'it counts' : 'they count'} in the overall score.`,
       });
     } else {
-      scores[type] = scoreEntry(post.types[i]!, types[i]!.claims, reviewedPost?.types[i] ?? null);
+      scores[type] = scoreEntry(scorePost.types[i]!.mean, post.types[i]!, types[i]!.claims, reviewedPost?.types[i] ?? null);
     }
   }
   if (nPending > 0) caveats.push({ code: 'pending_claims', message: `${plural(nPending, 'claim is', 'claims are')} not yet due and not scored.` });
