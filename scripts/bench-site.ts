@@ -12,7 +12,8 @@
  * Options: --reports 1000,10000,100000 --claims 30 --bulk-claims N (claims of
  * the generated reports that fill the site; default --claims: fewer make a
  * site of 100,000 reports quicker to generate and build, and change nothing a
- * new report's publish reads) --trials 3 --no-queue --json.
+ * new report's publish reads) --trials 3 --no-queue --json --keep (leave the
+ * data folder, with its database files and its site, for profiling; its path is printed).
  */
 import { mkdtemp, chmod, rm, readFile, stat, readdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -39,7 +40,7 @@ import { jsonOutput } from '../core/snake-keys.ts';
 const { values } = parseArgs({
   options: {
     reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, 'bulk-claims': { type: 'string' },
-    trials: { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+    trials: { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
   },
 });
 const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
@@ -214,5 +215,6 @@ try {
   }
 } finally {
   await db.close();
-  await rm(dataDir, { recursive: true, force: true });
+  if (values.keep) process.stderr.write(`kept ${dataDir}\n`);
+  else await rm(dataDir, { recursive: true, force: true });
 }

@@ -15,6 +15,7 @@ import { changesSince, currentSnapshot } from './changes.ts';
 import { planIncremental, publishIncremental } from './incremental.ts';
 import { DATA_DIR, VERSIONS_DIR, recoverJournals } from './journal.ts';
 import { precompressTree } from './precompress.ts';
+import { RenderPool } from './render-pool.ts';
 import { writeCrawlerFiles } from './sitemap.ts';
 
 /**
@@ -126,19 +127,39 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   const data = path.join(l.work, id);
   await ensureNodeModulesLink(o.siteDir, path.join(REPO_ROOT, 'node_modules'));
   const oldExports = current ? path.join(clientDir(current.dir), 'exports') : null;
+  const pages = new RenderPool();
+  let astro: Promise<unknown> | undefined;
   try {
     const exports = oldExports ? await readExportManifests(oldExports) : [];
     const since = current?.manifest.db_snapshot ?? null;
+    // Astro builds the bundle and the single pages as soon as their data is written, while the rest is read;
+    // the report, subject and browse pages are queued as they are written and rendered by the pool once the bundle exists.
+    const tSnapshot = { astroStart: 0, astroEnd: 0, snapshotEnd: 0 };
     const snap = await readOnlySnapshot(pool, async (tx) => ({
-      ...(await writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports })),
+      ...(await writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports }, {
+        onSingles: () => {
+          tSnapshot.astroStart = performance.now();
+          astro = runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache }).then(async (r) => {
+            tSnapshot.astroEnd = performance.now();
+            // Astro's own files (its few pages, stylesheets, public files), before the pool writes beside them.
+            await precompressTree(clientDir(dir));
+            pages.start(dir, siteVersion());
+            return r;
+          });
+          // Awaited below; a failure seen before then is not an unhandled rejection.
+          astro.catch(() => {});
+        },
+        onPage: (ref, file) => pages.add(ref, file),
+      })),
       db_snapshot: await currentSnapshot(tx),
       // Reports written since the live version: the candidates for "published for the first time".
       changed: since ? (await changesSince(tx, since)).reports.map((r) => r.id) : null,
     }));
-    const tAstro = performance.now();
-    await runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache });
+    tSnapshot.snapshotEnd = performance.now();
+    await astro;
+    await pages.finish();
     const tCarry = performance.now();
-    // The nights already exported stay published (their files are shared, not copied).
+    // The nights already exported stay published (their files are shared, not copied, with their copies).
     if (oldExports) {
       // (Not the exports page itself: it was just built.)
       for (const name of await readdir(oldExports).catch(() => [] as string[])) {
@@ -152,7 +173,8 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     await rename(path.join(data, 'pages', 'browse'), path.join(dir, DATA_DIR, 'browse'));
     await writeCrawlerFiles(clientDir(dir), o.siteUrl);
     const tCompress = performance.now();
-    await precompressTree(clientDir(dir));
+    // Carried nights made before their files had copies.
+    await precompressTree(path.join(clientDir(dir), 'exports'));
     const tCheck = performance.now();
     // Every page the snapshot listed must be there before the folder goes live.
     await access(path.join(clientDir(dir), 'index.html'));
@@ -170,9 +192,16 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     }
     await writeFileAtomic(path.join(dir, VERSIONS_DIR, `${id}.json`), `${JSON.stringify(manifest)}\n`);
     await publish(o, dir, manifest, current?.manifest.build_id ?? null);
-    const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, carry_and_sitemap: tCompress - tCarry, precompress: tCheck - tCompress, check_and_publish: performance.now() - tCheck };
+    const phases = {
+      // Overlapping: the snapshot runs from the start, Astro from when the single pages are written, the pool from when Astro is done.
+      snapshot: tSnapshot.snapshotEnd - t0, astro: tSnapshot.astroEnd - tSnapshot.astroStart, render_and_compress: tCarry - tSnapshot.astroEnd,
+      carry_and_sitemap: tCompress - tCarry, precompress_carried: tCheck - tCompress, check_and_publish: performance.now() - tCheck,
+    };
     return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: newReports, phases: rounded(phases) };
   } catch (err) {
+    // Nothing may still be writing into the folder when it is removed: Astro's child is awaited, the pool's threads stopped.
+    await astro?.catch(() => {});
+    await pages.close();
     await removeTree(dir);
     throw err;
   } finally {
