@@ -184,6 +184,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       build_id: id, kind: 'full', built_at: new Date().toISOString(), site_version: siteVersion(), based_on: current?.manifest.build_id ?? null,
       db_snapshot: snap.db_snapshot, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
     };
+    const tNew = performance.now();
     // Reports published for the first time: those the last version had no page for.
     const newReports: string[] = [];
     const inSnapshot = new Set(snap.report_ids);
@@ -191,11 +192,12 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       if (!current || !(await exists(path.join(clientDir(current.dir), pageFile({ view: 'report', key: rid }))))) newReports.push(rid);
     }
     await writeFileAtomic(path.join(dir, VERSIONS_DIR, `${id}.json`), `${JSON.stringify(manifest)}\n`);
+    const tPublish = performance.now();
     await publish(o, dir, manifest, current?.manifest.build_id ?? null);
     const phases = {
       // Overlapping: the snapshot runs from the start, Astro from when the single pages are written, the pool from when Astro is done.
       snapshot: tSnapshot.snapshotEnd - t0, astro: tSnapshot.astroEnd - tSnapshot.astroStart, render_and_compress: tCarry - tSnapshot.astroEnd,
-      carry_and_sitemap: tCompress - tCarry, precompress_carried: tCheck - tCompress, check_and_publish: performance.now() - tCheck,
+      carry_and_sitemap: tCompress - tCarry, precompress_carried: tCheck - tCompress, check: tNew - tCheck, new_reports: tPublish - tNew, publish_and_prune: performance.now() - tPublish,
     };
     return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: newReports, phases: rounded(phases) };
   } catch (err) {

@@ -20,7 +20,7 @@ import type { RenderTask } from './render-worker.ts';
 const BATCH = 25;
 
 export class RenderPool {
-  readonly #pending: { data: string; file: string }[] = [];
+  readonly #pending: RenderTask['pages'] = [];
   readonly #running: Promise<unknown>[] = [];
   #pool: Piscina | undefined;
   #task: Omit<RenderTask, 'pages'> | undefined;
@@ -32,7 +32,7 @@ export class RenderPool {
   }
 
   add(ref: PageRef, data: string): void {
-    this.#pending.push({ data, file: pageFile(ref) });
+    this.#pending.push({ data, file: pageFile(ref), drop: ref.view !== 'browse' });
     if (this.#pool && this.#pending.length >= BATCH) this.#flush();
   }
 
