@@ -1,8 +1,9 @@
 /**
  * `npm run bench` (site part): the static site over generated reports, in a
  * fresh embedded PostgreSQL. For each size (default 1,000 then 10,000
- * reports of 30 claims): the full Astro build (snapshot, Astro, pages per
- * second), the size of a typical report page, and the publish time of one
+ * reports of 30 claims): the full build (pages per second, and its phases:
+ * snapshot, Astro, render and compress, …; they overlap), the size of a
+ * typical report page, and the publish time of one
  * new report on that site (an incremental build, published in place; median
  * of --trials, each a new report of --claims claims); then on the largest
  * site: the time from a stored report to its page on demand

@@ -21,9 +21,12 @@ import { writeCrawlerFiles } from './sitemap.ts';
 /**
  * Building the static site into DATA_DIR/site (layout in core/site/layout.ts).
  *
- * - Full: the data of every page is written to a snapshot, Astro builds the
- *   whole site from it into a new folder (static pages, plus the renderer
- *   bundle), the nightly exports are carried over, and the new folder goes live.
+ * - Full: the data of every page is written to a snapshot; Astro builds the
+ *   renderer bundle and the single pages into a new folder as soon as their
+ *   data is written, and the report, subject and browse pages are rendered
+ *   with that bundle by worker threads (render-pool.ts) as the snapshot
+ *   writes them; the nightly exports are carried over, and the new folder
+ *   goes live.
  *   Run when there is no site yet, when the site version changed (site code,
  *   methodology text, method version), or when asked.
  * - Incremental: the changes since the live version (reports stored, remade
