@@ -119,6 +119,11 @@ async function du(dir: string): Promise<number> {
   return bytes;
 }
 
+/** CPU seconds of this process (every thread: the render threads, libuv's compression threads) and of its children that ended (the Astro build), from /proc; PostgreSQL's own is not in it. */
+const cpuSeconds = async () => {
+  const f = (await readFile('/proc/self/stat', 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-site-'));
 await chmod(dataDir, 0o755);
@@ -139,13 +144,16 @@ try {
     // As autovacuum would after such a load: the planner needs the tables' statistics.
     await db.pool.query('ANALYZE subjects, reports, claims');
     const genMs = performance.now() - tg;
+    const cpu0 = await cpuSeconds();
     const b = await buildSite(db.pool, o, { reason: 'bench', full: true });
+    const cpu = (await cpuSeconds()) - cpu0;
     const cur = (await readCurrent(config.siteDir))!;
     const sizes = await Promise.all(ids.slice(0, 200).map(async (id) => readFile(path.join(clientDir(cur.dir), 'reports', id, 'index.html'))));
     const typical = median(sizes.map((s) => s.length));
     const typicalGz = median(sizes.map((s) => gzipSync(s).length));
     (out.full_builds as unknown[]).push({
       reports: n, generate_ms: Math.round(genMs), pages: b.pages, ms: Math.round(b.ms), phases: b.phases, pages_per_second: Math.round((b.pages / (b.ms / 1000)) * 10) / 10,
+      cpu_seconds: Math.round(cpu * 10) / 10, pages_per_cpu_second: Math.round((b.pages / cpu) * 10) / 10,
       typical_report_page_bytes: typical, typical_report_page_gzip_bytes: typicalGz, site_bytes: await du(clientDir(cur.dir)),
     });
     process.stderr.write(`full build of ${n} reports: ${JSON.stringify((out.full_builds as unknown[]).at(-1))}\n`);
@@ -205,7 +213,7 @@ try {
   else {
     const lines = [`machine: ${out.machine}`, `reports of ${claimsPer} claims each`];
     for (const f of out.full_builds as Record<string, number>[]) {
-      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s; typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
+      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s (${f.cpu_seconds} CPU s in the build's own processes: ${f.pages_per_cpu_second} pages per CPU second); typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
     }
     for (const p of out.publish_one_report as Record<string, number[] | number>[]) {
       lines.push(`one new report published on a site of ${p.site_reports} reports: median ${p.median_ms} ms (trials ${(p.trials_ms as number[]).join(', ')} ms; ${p.rendered} pages rendered)`);
