@@ -5,9 +5,10 @@ import { LimitError, UnavailableError } from '../../core/errors.ts';
 import type { Pool } from '../../core/db/pool.ts';
 
 /**
- * Requests per minute per key (fixed one-minute windows), counted by
- * rate-limiter-flexible: in the process by default, or in a store shared by
- * every API process (PostgreSQL, or Redis) when several share the work.
+ * Requests per minute per key (fixed one-minute windows), counted in the
+ * process by default (MemoryLimiter, answered without a promise), or, through
+ * rate-limiter-flexible, in a store shared by every API process (PostgreSQL,
+ * or Redis) when several share the work.
  * Every keyed response carries the IETF RateLimit-Policy and RateLimit
  * headers (draft-ietf-httpapi-ratelimit-headers):
  *   RateLimit-Policy: "per-key";q=60;w=60
