@@ -1,8 +1,9 @@
 /**
  * `npm run bench` (site part): the static site over generated reports, in a
  * fresh embedded PostgreSQL. For each size (default 1,000 then 10,000
- * reports of 30 claims): the full Astro build (snapshot, Astro, pages per
- * second), the size of a typical report page, and the publish time of one
+ * reports of 30 claims): the full build (pages per second, and its phases:
+ * snapshot, Astro, render and compress, …; they overlap), the size of a
+ * typical report page, and the publish time of one
  * new report on that site (an incremental build, published in place; median
  * of --trials, each a new report of --claims claims); then on the largest
  * site: the time from a stored report to its page on demand
@@ -12,7 +13,8 @@
  * Options: --reports 1000,10000,100000 --claims 30 --bulk-claims N (claims of
  * the generated reports that fill the site; default --claims: fewer make a
  * site of 100,000 reports quicker to generate and build, and change nothing a
- * new report's publish reads) --trials 3 --no-queue --json.
+ * new report's publish reads) --trials 3 --no-queue --json --keep (leave the
+ * data folder, with its database files and its site, for profiling; its path is printed).
  */
 import { mkdtemp, chmod, rm, readFile, stat, readdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -39,7 +41,7 @@ import { jsonOutput } from '../core/snake-keys.ts';
 const { values } = parseArgs({
   options: {
     reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, 'bulk-claims': { type: 'string' },
-    trials: { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+    trials: { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
   },
 });
 const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
@@ -117,6 +119,11 @@ async function du(dir: string): Promise<number> {
   return bytes;
 }
 
+/** CPU seconds of this process (every thread: the render threads, libuv's compression threads) and of its children that ended (the Astro build), from /proc; PostgreSQL's own is not in it. */
+const cpuSeconds = async () => {
+  const f = (await readFile('/proc/self/stat', 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'rss-bench-site-'));
 await chmod(dataDir, 0o755);
@@ -137,13 +144,16 @@ try {
     // As autovacuum would after such a load: the planner needs the tables' statistics.
     await db.pool.query('ANALYZE subjects, reports, claims');
     const genMs = performance.now() - tg;
+    const cpu0 = await cpuSeconds();
     const b = await buildSite(db.pool, o, { reason: 'bench', full: true });
+    const cpu = (await cpuSeconds()) - cpu0;
     const cur = (await readCurrent(config.siteDir))!;
     const sizes = await Promise.all(ids.slice(0, 200).map(async (id) => readFile(path.join(clientDir(cur.dir), 'reports', id, 'index.html'))));
     const typical = median(sizes.map((s) => s.length));
     const typicalGz = median(sizes.map((s) => gzipSync(s).length));
     (out.full_builds as unknown[]).push({
       reports: n, generate_ms: Math.round(genMs), pages: b.pages, ms: Math.round(b.ms), phases: b.phases, pages_per_second: Math.round((b.pages / (b.ms / 1000)) * 10) / 10,
+      cpu_seconds: Math.round(cpu * 10) / 10, pages_per_cpu_second: Math.round((b.pages / cpu) * 10) / 10,
       typical_report_page_bytes: typical, typical_report_page_gzip_bytes: typicalGz, site_bytes: await du(clientDir(cur.dir)),
     });
     process.stderr.write(`full build of ${n} reports: ${JSON.stringify((out.full_builds as unknown[]).at(-1))}\n`);
@@ -203,7 +213,7 @@ try {
   else {
     const lines = [`machine: ${out.machine}`, `reports of ${claimsPer} claims each`];
     for (const f of out.full_builds as Record<string, number>[]) {
-      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s; typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
+      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s (${f.cpu_seconds} CPU s in the build's own processes: ${f.pages_per_cpu_second} pages per CPU second); typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
     }
     for (const p of out.publish_one_report as Record<string, number[] | number>[]) {
       lines.push(`one new report published on a site of ${p.site_reports} reports: median ${p.median_ms} ms (trials ${(p.trials_ms as number[]).join(', ')} ms; ${p.rendered} pages rendered)`);
@@ -214,5 +224,6 @@ try {
   }
 } finally {
   await db.close();
-  await rm(dataDir, { recursive: true, force: true });
+  if (values.keep) process.stderr.write(`kept ${dataDir}\n`);
+  else await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,6 +1,10 @@
 /**
- * One full Astro build of the site, run by the site-build job in a child
- * process (jobs/site-build.ts): `node site/build.ts --data DIR --out DIR --cache DIR`.
+ * The Astro part of a full build, run by the site-build job in a child
+ * process (jobs/site/astro.ts): `node site/build.ts --data DIR --out DIR --cache DIR`.
+ * It builds the page renderer (the @astrojs/node bundle, server/), the
+ * stylesheets and public files, and the single pages (index, methodology
+ * pages, exports page); the report, subject and browse pages are rendered
+ * with that bundle afterwards (jobs/site/render-pool.ts).
  * DIR of --data is the snapshot the job wrote (core/site/snapshot.ts); pages
  * read it at build time through `__SITE_DATA__`. Prints one JSON line with the
  * time taken. Exits non-zero on any error, leaving the caller to discard --out.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientDir, readCurrent, type BuildManifest } from '../core/site/layout.ts';
+import { clientDir, readCurrent, siteLayout, type BuildManifest } from '../core/site/layout.ts';
 import { buildSite, readOnlySnapshot, type SiteOptions } from '../jobs/site/builds.ts';
 import { planIncremental, stageIncremental, versionManifest } from '../jobs/site/incremental.ts';
 import { Journal, applyJournal } from '../jobs/site/journal.ts';
@@ -145,6 +145,32 @@ describe('a build that fails midway', () => {
     expect(await stat(path.join(await client(), 'reports', good.reportId)).catch(() => null)).toBeNull();
     // The removal made since can only be published by a full build; it publishes the good report.
     expect(await buildSite(t.db.pool, o, { reason: 'test: after the failure' })).toMatchObject({ status: 'published', kind: 'full', new_reports: [good.reportId] });
+  });
+});
+
+describe('a full build whose render threads fail', () => {
+  it('removes its half-built folder, stops writing, and leaves the live site as it was', async () => {
+    const before = await live();
+    const files = await tree(before.dir);
+    const builds = (await readdir(path.join(o.siteDir, 'builds'))).sort();
+    // A report the index and its subject's page can show (its headline is whole), but one of whose scores its own
+    // page cannot draw (no range): Astro's pages build, and the report's page fails in a render thread.
+    const bad = await storeFakeReport(t.db.pool, { name: 'Hazel Canal Trust', claims: 2 });
+    await t.db.pool.query(`UPDATE reports SET report = jsonb_set(report, '{scores,factual,interval_80}', 'null') WHERE id = $1`, [bad.reportId]);
+    try {
+      const err = await buildSite(t.db.pool, o, { reason: 'test: render threads fail', full: true }).then(() => null, (e: Error) => e);
+      // The report's page failed (its missing range), not Astro's build.
+      expect(err?.message).toMatch(/Cannot read properties of null/);
+      expect(err?.message).not.toMatch(/Astro build failed/);
+    } finally {
+      await t.db.pool.query(`DELETE FROM reports WHERE id = $1`, [bad.reportId]);
+    }
+    expect((await live()).manifest).toEqual(before.manifest);
+    expect(await tree(before.dir)).toEqual(files);
+    expect((await readdir(path.join(o.siteDir, 'builds'))).sort()).toEqual(builds);
+    expect(await readdir(siteLayout(o.siteDir).work).catch(() => [])).toEqual([]);
+    // The removal can only be published by a full build.
+    expect(await buildSite(t.db.pool, o, { reason: 'test: after the failure' })).toMatchObject({ status: 'published', kind: 'full' });
   });
 });
 

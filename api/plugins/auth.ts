@@ -100,30 +100,39 @@ export function checkScope(key: LiveKey, scope: Scope | undefined): void {
  * without a key: what exists is not disclosed to strangers.
  */
 export function authPlugin(keys: KeyCache, failures: FailedKeyThrottle) {
-  return async function (app: FastifyInstance): Promise<void> {
-    app.addHook('onRequest', async (req) => {
-      const needsKey = req.routeOptions.config?.auth ?? /^\/(v1|mcp)(\/|$|\?)/.test(req.url);
-      if (!needsKey) return;
-      const token = bearerToken(req);
-      if (!token) throw new UnauthorizedError('Send your API key as a bearer token: Authorization: Bearer <key>.');
-      const cached = keys.known(token, keyDigestHex);
-      if (cached) {
-        req.apiKey = cached;
-        checkScope(cached, req.routeOptions.config?.scope);
-        return;
-      }
-      const counted = isWellFormedKey(token);
-      const bucket = addressBucket(req.ip);
-      if (counted) await failures.take(bucket);
-      const key = await keys.verify(token, keyDigestHex).catch(async (err: unknown) => {
-        // Not a failed key: the database could not say (a 503 follows).
-        if (counted) await failures.giveBack(bucket);
-        throw err;
-      });
-      if (!key) throw new UnauthorizedError('The API key is unknown or revoked; send a live key as Authorization: Bearer <key>.');
+  /** The look-up the cache cannot answer alone: counted against the address, then asked of the database. */
+  const verify = async (req: FastifyRequest, token: string): Promise<void> => {
+    const counted = isWellFormedKey(token);
+    const bucket = addressBucket(req.ip);
+    if (counted) await failures.take(bucket);
+    const key = await keys.verify(token, keyDigestHex).catch(async (err: unknown) => {
+      // Not a failed key: the database could not say (a 503 follows).
       if (counted) await failures.giveBack(bucket);
-      req.apiKey = key;
-      checkScope(key, req.routeOptions.config?.scope);
+      throw err;
+    });
+    if (!key) throw new UnauthorizedError('The API key is unknown or revoked; send a live key as Authorization: Bearer <key>.');
+    if (counted) await failures.giveBack(bucket);
+    req.apiKey = key;
+    checkScope(key, req.routeOptions.config?.scope);
+  };
+  return async function (app: FastifyInstance): Promise<void> {
+    // A callback hook: a key the cache holds (nearly every request) is checked without a promise.
+    app.addHook('onRequest', (req, _reply, done) => {
+      try {
+        const needsKey = req.routeOptions.config?.auth ?? /^\/(v1|mcp)(\/|$|\?)/.test(req.url);
+        if (!needsKey) return done();
+        const token = bearerToken(req);
+        if (!token) throw new UnauthorizedError('Send your API key as a bearer token: Authorization: Bearer <key>.');
+        const cached = keys.known(token, keyDigestHex);
+        if (cached) {
+          req.apiKey = cached;
+          checkScope(cached, req.routeOptions.config?.scope);
+          return done();
+        }
+        verify(req, token).then(() => done(), done);
+      } catch (err) {
+        done(err as Error);
+      }
     });
   };
 }

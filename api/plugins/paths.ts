@@ -66,10 +66,14 @@ export function hasDotSegment(path: string): boolean {
  * resource (and a static file server's business of what lies above its root).
  */
 export async function dotSegmentsPlugin(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (req) => {
-    const path = req.url.split('?')[0]!;
-    if (hasDotSegment(path)) {
-      throw new DomainError(400, 'bad-request', 'The path holds a dot segment (\'.\' or \'..\'), which no path of this service has; send the path without it (see /openapi.json).');
+  // A callback hook, not an async one: it runs on every request, and most paths hold no `.` or `%` at all.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const q = req.url.indexOf('?');
+    const path = q === -1 ? req.url : req.url.slice(0, q);
+    if ((path.includes('.') || path.includes('%')) && hasDotSegment(path)) {
+      done(new DomainError(400, 'bad-request', 'The path holds a dot segment (\'.\' or \'..\'), which no path of this service has; send the path without it (see /openapi.json).'));
+      return;
     }
+    done();
   });
 }

@@ -26,7 +26,12 @@ import type { BuildManifest } from './layout.ts';
  */
 
 type Handler = (req: IncomingMessage, res: unknown, next: () => void, locals: Record<string, unknown>) => Promise<void>;
-export type Renderer = { siteVersion: string; render(page: RenderedPage): Promise<string> };
+export type Renderer = {
+  siteVersion: string;
+  render(page: RenderedPage): Promise<string>;
+  /** The page as UTF-8 bytes, as they are to be written (a full build's render threads: no decoding and encoding again). */
+  renderBytes(page: RenderedPage): Promise<Buffer>;
+};
 
 /** A response object the adapter can write to, collecting the page. */
 class PageSink extends EventEmitter {
@@ -35,10 +40,10 @@ class PageSink extends EventEmitter {
   headersSent = false;
   headers: Record<string, unknown> = {};
   readonly req: IncomingMessage;
-  private readonly done: (err: Error | null, status: number, body: string) => void;
+  private readonly done: (err: Error | null, status: number, body: Buffer) => void;
   private chunks: Buffer[] = [];
   private settled = false;
-  constructor(req: IncomingMessage, done: (err: Error | null, status: number, body: string) => void) {
+  constructor(req: IncomingMessage, done: (err: Error | null, status: number, body: Buffer) => void) {
     super();
     this.req = req;
     this.done = done;
@@ -53,6 +58,7 @@ class PageSink extends EventEmitter {
     return this;
   }
   write(chunk: string | Uint8Array, cb?: () => void) {
+    // Copied: the adapter may reuse a chunk's memory once write returns.
     this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
     cb?.();
     return true;
@@ -71,11 +77,11 @@ class PageSink extends EventEmitter {
   settle(err: Error | null) {
     if (this.settled) return;
     this.settled = true;
-    this.done(err, this.statusCode, Buffer.concat(this.chunks).toString('utf8'));
+    this.done(err, this.statusCode, this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks));
   }
 }
 
-function renderWith(handler: Handler, page: RenderedPage): Promise<string> {
+function renderWith(handler: Handler, page: RenderedPage): Promise<Buffer> {
   const req = new IncomingMessage(new Socket());
   req.method = 'GET';
   req.url = '/live';
@@ -85,7 +91,7 @@ function renderWith(handler: Handler, page: RenderedPage): Promise<string> {
     const sink = new PageSink(req, (err, status, body) => {
       req.socket.destroy();
       if (err) reject(err);
-      else if (status !== 200) reject(new Error(`the page renderer answered ${status}: ${body.slice(0, 300)}`));
+      else if (status !== 200) reject(new Error(`the page renderer answered ${status}: ${body.subarray(0, 300).toString('utf8')}`));
       else resolve(body);
     });
     handler(req, sink, () => sink.destroy(new Error('the page renderer has no /live route')), { page }).catch((err: Error) => sink.destroy(err));
@@ -111,7 +117,11 @@ export function rendererFor(buildDir: string, manifest: Pick<BuildManifest, 'sit
       if (typeof mod.handler !== 'function') throw new Error(`${buildDir}/server/entry.mjs exports no middleware handler`);
       const handler = mod.handler;
       await renderWith(handler, WARM_UP);
-      return { siteVersion: manifest.site_version, render: (page: RenderedPage) => renderWith(handler, page) };
+      return {
+        siteVersion: manifest.site_version,
+        render: async (page: RenderedPage) => (await renderWith(handler, page)).toString('utf8'),
+        renderBytes: (page: RenderedPage) => renderWith(handler, page),
+      };
     })();
     loaded.set(manifest.site_version, r);
     r.catch(() => loaded.delete(manifest.site_version));

@@ -4,14 +4,21 @@ import type { Queryable } from '../db/pool.ts';
 import type { ExportManifest } from './exports.ts';
 import {
   browseEntries, browseKey, browsePageOf, common, cutPages, exportsPage, indexPage, letterIndex, loadSummaries, methodologyPages, reportPages, subjectPage,
-  type KeyedView, type PageData,
+  type PageData, type PageRef, type Summaries,
 } from './page-data.ts';
 
 /**
- * The data a full Astro build reads (site/src/lib/snapshot.ts): one JSON file
- * per page under `pages/`, and under `lists/` the keys of each keyed view. Report pages are made a batch at a time, so a
- * snapshot of any size is written in steady memory. The caller passes one
- * REPEATABLE READ transaction, so that every page sees the same moment.
+ * The data of every page of a full build, one JSON file per page under
+ * `pages/`. The caller passes one REPEATABLE READ transaction, so that every
+ * page sees the same moment.
+ *
+ * The single pages (index, methodology pages, exports) come first: they are
+ * all the Astro build itself reads (site/src/lib/snapshot.ts), and
+ * `onSingles` is called once they are written, so the build can start while
+ * the rest is read. Then each report, subject and browse page, `onPage`
+ * called as each is written (the full build renders those with the new
+ * bundle's renderer, jobs/site/render-pool.ts). Report pages are read a batch
+ * at a time, so a snapshot of any size is written in steady memory.
  *
  * Browse pages are `pages/browse/<key>.json` (key `a`, `a/2`, …: browseKey),
  * with each letter's index (`pages/browse/<letter>/pages.json`): the build
@@ -24,53 +31,65 @@ export type SnapshotResult = {
   measurement_at: string | null;
 };
 
+export type SnapshotHooks = {
+  /** The single pages are written: the Astro build may start. */
+  onSingles?: () => void;
+  /** A report, subject or browse page's data is written, at `file`. */
+  onPage?: (ref: PageRef, file: string) => void;
+};
+
 const BATCH = 100;
 
 /** Where a browse letter's index (core/site/browse-pages.ts LetterIndex) is kept, under the browse pages' data. */
 export const letterIndexFile = (letter: string) => path.join(letter, 'pages.json');
 
-export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: string | null; exports: ExportManifest[] }): Promise<SnapshotResult> {
+/** Where a page's data is in a snapshot. */
+export const snapshotFile = (dir: string, ref: PageRef) => path.join(dir, 'pages', ...(ref.key === undefined ? [`${ref.view}.json`] : [ref.view, `${ref.key}.json`]));
+
+export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: string | null; exports: ExportManifest[] }, hooks: SnapshotHooks = {}): Promise<SnapshotResult> {
   const c = common();
-  const lists: Record<KeyedView, { key: string }[]> = { report: [], subject: [], browse: [] };
+  const reportIds: string[] = [];
   let pages = 0;
-  const write = async (rel: string, data: PageData) => {
-    await writeFile(path.join(dir, 'pages', rel), JSON.stringify(data));
+  const write = async (ref: PageRef, data: PageData) => {
+    const file = snapshotFile(dir, ref);
+    await writeFile(file, JSON.stringify(data));
     pages++;
+    if (ref.key !== undefined) hooks.onPage?.(ref, file);
   };
   for (const d of ['report', 'subject', 'browse']) await mkdir(path.join(dir, 'pages', d), { recursive: true });
-  await mkdir(path.join(dir, 'lists'), { recursive: true });
 
   const sum = await loadSummaries(db);
+  await write({ view: 'index' }, indexPage(sum, c, o.exports[0] ?? null));
+  const method = await methodologyPages(db, c);
+  for (const p of method) await write({ view: p.view }, p);
+  await write({ view: 'exports' }, exportsPage(o.exports, c));
+  hooks.onSingles?.();
+
   for (let i = 0; i < sum.reports.length; i += BATCH) {
     const ids = sum.reports.slice(i, i + BATCH).map((r) => r.report_id);
     for (const p of await reportPages(db, ids, c, o.siteUrl)) {
-      await write(path.join('report', `${p.report_id}.json`), p);
-      lists.report.push({ key: p.report_id });
+      await write({ view: 'report', key: p.report_id }, p);
+      reportIds.push(p.report_id);
     }
   }
+  // Each subject's page from its own reports (grouped once: filtering every report for each subject grew with the square of the site).
+  const bySubject = new Map<string, Summaries['reports']>();
+  for (const r of sum.reports) {
+    const list = bySubject.get(r.subject_id);
+    if (list) list.push(r);
+    else bySubject.set(r.subject_id, [r]);
+  }
   for (const id of sum.subjects.keys()) {
-    const p = subjectPage(sum, id, c)!;
-    await write(path.join('subject', `${id}.json`), p);
-    lists.subject.push({ key: id });
+    await write({ view: 'subject', key: id }, subjectPage({ subjects: sum.subjects, reports: bySubject.get(id) ?? [] }, id, c)!);
   }
   for (const [letter, entries] of browseEntries(sum)) {
     await mkdir(path.join(dir, 'pages', 'browse', letter), { recursive: true });
     const cut = cutPages(entries);
     for (const [i, subjects] of cut.entries()) {
       const key = browseKey(letter, i + 1);
-      await write(path.join('browse', `${key}.json`), browsePageOf(letter, i + 1, cut.length, subjects, c));
-      lists.browse.push({ key });
+      await write({ view: 'browse', key }, browsePageOf(letter, i + 1, cut.length, subjects, c));
     }
     await writeFile(path.join(dir, 'pages', 'browse', letterIndexFile(letter)), JSON.stringify(letterIndex(letter, cut)));
   }
-  await write('index.json', indexPage(sum, c, o.exports[0] ?? null));
-  const method = await methodologyPages(db, c);
-  for (const p of method) await write(`${p.view}.json`, p);
-  await write('exports.json', exportsPage(o.exports, c));
-  for (const [view, list] of Object.entries(lists)) await writeFile(path.join(dir, 'lists', `${view}.json`), JSON.stringify(list));
-  return {
-    pages,
-    report_ids: lists.report.map((r) => r.key),
-    measurement_at: method[1].measurement?.measured_at ?? null,
-  };
+  return { pages, report_ids: reportIds, measurement_at: method[1].measurement?.measured_at ?? null };
 }

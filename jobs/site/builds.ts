@@ -15,14 +15,18 @@ import { changesSince, currentSnapshot } from './changes.ts';
 import { planIncremental, publishIncremental } from './incremental.ts';
 import { DATA_DIR, VERSIONS_DIR, recoverJournals } from './journal.ts';
 import { precompressTree } from './precompress.ts';
+import { RenderPool } from './render-pool.ts';
 import { writeCrawlerFiles } from './sitemap.ts';
 
 /**
  * Building the static site into DATA_DIR/site (layout in core/site/layout.ts).
  *
- * - Full: the data of every page is written to a snapshot, Astro builds the
- *   whole site from it into a new folder (static pages, plus the renderer
- *   bundle), the nightly exports are carried over, and the new folder goes live.
+ * - Full: the data of every page is written to a snapshot; Astro builds the
+ *   renderer bundle and the single pages into a new folder as soon as their
+ *   data is written, and the report, subject and browse pages are rendered
+ *   with that bundle by worker threads (render-pool.ts) as the snapshot
+ *   writes them; the nightly exports are carried over, and the new folder
+ *   goes live.
  *   Run when there is no site yet, when the site version changed (site code,
  *   methodology text, method version), or when asked.
  * - Incremental: the changes since the live version (reports stored, remade
@@ -126,19 +130,39 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   const data = path.join(l.work, id);
   await ensureNodeModulesLink(o.siteDir, path.join(REPO_ROOT, 'node_modules'));
   const oldExports = current ? path.join(clientDir(current.dir), 'exports') : null;
+  const pages = new RenderPool();
+  let astro: Promise<unknown> | undefined;
   try {
     const exports = oldExports ? await readExportManifests(oldExports) : [];
     const since = current?.manifest.db_snapshot ?? null;
+    // Astro builds the bundle and the single pages as soon as their data is written, while the rest is read;
+    // the report, subject and browse pages are queued as they are written and rendered by the pool once the bundle exists.
+    const tSnapshot = { astroStart: 0, astroEnd: 0, snapshotEnd: 0 };
     const snap = await readOnlySnapshot(pool, async (tx) => ({
-      ...(await writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports })),
+      ...(await writeSnapshot(tx, data, { siteUrl: o.siteUrl, exports }, {
+        onSingles: () => {
+          tSnapshot.astroStart = performance.now();
+          astro = runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache }).then(async (r) => {
+            tSnapshot.astroEnd = performance.now();
+            // Astro's own files (its few pages, stylesheets, public files), before the pool writes beside them.
+            await precompressTree(clientDir(dir));
+            pages.start(dir, siteVersion());
+            return r;
+          });
+          // Awaited below; a failure seen before then is not an unhandled rejection.
+          astro.catch(() => {});
+        },
+        onPage: (ref, file) => pages.add(ref, file),
+      })),
       db_snapshot: await currentSnapshot(tx),
       // Reports written since the live version: the candidates for "published for the first time".
       changed: since ? (await changesSince(tx, since)).reports.map((r) => r.id) : null,
     }));
-    const tAstro = performance.now();
-    await runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache });
+    tSnapshot.snapshotEnd = performance.now();
+    await astro;
+    await pages.finish();
     const tCarry = performance.now();
-    // The nights already exported stay published (their files are shared, not copied).
+    // The nights already exported stay published (their files are shared, not copied, with their copies).
     if (oldExports) {
       // (Not the exports page itself: it was just built.)
       for (const name of await readdir(oldExports).catch(() => [] as string[])) {
@@ -152,7 +176,8 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     await rename(path.join(data, 'pages', 'browse'), path.join(dir, DATA_DIR, 'browse'));
     await writeCrawlerFiles(clientDir(dir), o.siteUrl);
     const tCompress = performance.now();
-    await precompressTree(clientDir(dir));
+    // Carried nights made before their files had copies.
+    await precompressTree(path.join(clientDir(dir), 'exports'));
     const tCheck = performance.now();
     // Every page the snapshot listed must be there before the folder goes live.
     await access(path.join(clientDir(dir), 'index.html'));
@@ -162,6 +187,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       build_id: id, kind: 'full', built_at: new Date().toISOString(), site_version: siteVersion(), based_on: current?.manifest.build_id ?? null,
       db_snapshot: snap.db_snapshot, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
     };
+    const tNew = performance.now();
     // Reports published for the first time: those the last version had no page for.
     const newReports: string[] = [];
     const inSnapshot = new Set(snap.report_ids);
@@ -169,10 +195,18 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       if (!current || !(await exists(path.join(clientDir(current.dir), pageFile({ view: 'report', key: rid }))))) newReports.push(rid);
     }
     await writeFileAtomic(path.join(dir, VERSIONS_DIR, `${id}.json`), `${JSON.stringify(manifest)}\n`);
+    const tPublish = performance.now();
     await publish(o, dir, manifest, current?.manifest.build_id ?? null);
-    const phases = { snapshot: tAstro - t0, astro: tCarry - tAstro, carry_and_sitemap: tCompress - tCarry, precompress: tCheck - tCompress, check_and_publish: performance.now() - tCheck };
+    const phases = {
+      // Overlapping: the snapshot runs from the start, Astro from when the single pages are written, the pool from when Astro is done.
+      snapshot: tSnapshot.snapshotEnd - t0, astro: tSnapshot.astroEnd - tSnapshot.astroStart, render_and_compress: tCarry - tSnapshot.astroEnd,
+      carry_and_sitemap: tCompress - tCarry, precompress_carried: tCheck - tCompress, check: tNew - tCheck, new_reports: tPublish - tNew, publish_and_prune: performance.now() - tPublish,
+    };
     return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: newReports, phases: rounded(phases) };
   } catch (err) {
+    // Nothing may still be writing into the folder when it is removed: Astro's child is awaited, the pool's threads stopped.
+    await astro?.catch(() => {});
+    await pages.close();
     await removeTree(dir);
     throw err;
   } finally {

@@ -3,15 +3,12 @@ import path from 'node:path';
 import type { PageData } from '../../../core/site/page-data.ts';
 
 /**
- * The data a full build reads: the snapshot the site-build job wrote
- * (core/site/snapshot.ts). Only static pages read it, at build time.
+ * The data the Astro build reads: the single pages (index, methodology
+ * pages, exports) of the snapshot the site-build job wrote
+ * (core/site/snapshot.ts). Report, subject and browse pages are not Astro
+ * routes: the full build renders them with this build's own renderer (the
+ * /live route, the same Page component), in parallel (jobs/site/render-pool.ts).
  */
-const read = (...parts: string[]) => JSON.parse(readFileSync(path.join(__SITE_DATA__, ...parts), 'utf8'));
-
-export function pageList(view: 'report' | 'subject' | 'browse'): { key: string }[] {
-  return read('lists', `${view}.json`);
-}
-
-export function readPage(view: string, key?: string): PageData {
-  return key === undefined ? read('pages', `${view}.json`) : read('pages', view, `${key}.json`);
+export function readPage(view: string): PageData {
+  return JSON.parse(readFileSync(path.join(__SITE_DATA__, 'pages', `${view}.json`), 'utf8'));
 }
