@@ -6,11 +6,11 @@ import {
   REVIEW_LABEL,
   creditOf,
   type ClaimType,
-  type ResolvedOutcome,
   type Topic,
 } from './outcomes.ts';
 import { sourceEffect } from './claim-weight.ts';
 import { posterior, type Summary, type TypeEvidence } from './posterior.ts';
+import { byId, featured } from './featured.ts';
 
 // The scoring method of content/methodology.md, as one pure function. Every number
 // here and in score-schemas.ts (its constants and shapes) is stated in that text; change one and the text together, then bump
@@ -20,8 +20,8 @@ import { posterior, type Summary, type TypeEvidence } from './posterior.ts';
 
 export * from './score-schemas.ts';
 import {
-  CONFIDENCE_RULES, FEATURED_PER_SIDE, LATE_PROMISE_PENALTY, MIN_RESOLVED, MIN_TYPE_RESOLVED,
-  type Caveat, type Confidence, type ConfidenceLevel, type FeaturedClaim, type ScoreEntry, type Scores, type ScoringClaim, type ScoringResult,
+  CONFIDENCE_RULES, LATE_PROMISE_PENALTY, MIN_RESOLVED, MIN_TYPE_RESOLVED,
+  type Caveat, type Confidence, type ConfidenceLevel, type ScoreEntry, type Scores, type ScoringClaim, type ScoringResult,
 } from './score-schemas.ts';
 
 export type ScoreOptions = {
@@ -156,44 +156,6 @@ function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims
     });
   }
   return out;
-}
-
-const byId = (a: ScoringClaim, b: ScoringClaim) => (a.claim_id < b.claim_id ? -1 : a.claim_id > b.claim_id ? 1 : 0);
-// Only ISO 8601 dates and timestamps are read, a time without a zone as UTC, so the
-// order never depends on the machine's time zone or on Date.parse's looser guesses.
-// Anything else sorts as oldest, so it is featured last rather than first.
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const timeOf = (c: ScoringClaim) => {
-  const m = ISO_DATE.exec(c.said_on);
-  if (!m) return Number.NEGATIVE_INFINITY;
-  const t = Date.parse(m[1] && !m[4] ? `${c.said_on}Z` : c.said_on);
-  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
-};
-const newestFirst = (a: Counted, b: Counted) => {
-  const ta = timeOf(a.claim);
-  const tb = timeOf(b.claim);
-  return ta === tb ? byId(a.claim, b.claim) : tb > ta ? 1 : -1;
-};
-
-function featured(resolved: readonly Counted[]): FeaturedClaim[] {
-  // Claims whose judges disagree are never featured: a featured claim should be one
-  // whose outcome the method is surest of.
-  const agreed = resolved.filter((c) => !c.claim.judges_disagree);
-  const low = agreed.filter((c) => c.credit <= 0.25).sort((a, b) => a.credit - b.credit || newestFirst(a, b));
-  const high = agreed.filter((c) => c.credit >= 0.75).sort((a, b) => b.credit - a.credit || newestFirst(a, b));
-  const shape = (c: Counted, why: FeaturedClaim['why_featured']): FeaturedClaim => ({
-    claim_id: c.claim.claim_id,
-    claim_type: c.claim.claim_type,
-    quote: c.claim.quote,
-    said_on: c.claim.said_on,
-    outcome: c.claim.outcome as ResolvedOutcome,
-    credit: c.credit,
-    why_featured: why,
-  });
-  return [
-    ...low.slice(0, FEATURED_PER_SIDE).map((c) => shape(c, 'low_credit')),
-    ...high.slice(0, FEATURED_PER_SIDE).map((c) => shape(c, 'high_credit')),
-  ];
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;
