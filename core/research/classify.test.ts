@@ -42,6 +42,14 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');
   });
 
+  it('takes a body\'s outlook in the passive as guidance, in anyone\'s document', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
+    expect(classifyClaim('Underlying operating margin for the full year is now expected to be between 15% and 16%.', ctx).claim_type).toBe('guidance');
+    expect(classifyClaim('Turnover of between £8.5 million and £9 million is expected in 2026.', ctx).claim_type).toBe('guidance');
+    // The economy's is a forecast of the world.
+    expect(classifyClaim('Inflation is expected to fall below 3% in 2026.', ctx).claim_type).toBe('prediction');
+  });
+
   it('takes a deed reported against a promise made before as a statement of fact, unless it promises again', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('We opened 22 new ticket offices in 2024, two more than we promised.', ctx).claim_type).toBe('factual');

@@ -234,7 +234,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
     const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
     if (body && self && !predictWord && !wide) return 'guidance';
-    if (body && /\b(is|are|was|were)\s+(expected|forecast|projected|anticipated)\s+to\b/i.test(sentence) && !predictWord && context.own_document) return 'guidance';
+    // "Underlying operating margin for the full year is now expected to be between 15% and 16%", "turnover of £8.5m to
+    // £9m is expected in 2026": an outlook the body gives in the passive, in its own document or quoted in anyone's.
+    if (body && /\b(is|are|was|were)\s+(?:now\s+|still\s+)?(expected|forecast|projected|anticipated)\b/i.test(sentence) && !predictWord && !wide) return 'guidance';
     return 'prediction';
   }
   // "I'd bet beer sales fall again", "I'd tip Harrowby to go down": a wager is a forecast, not a promise.
