@@ -42,6 +42,12 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');
   });
 
+  it('takes a forecast said as a wager or a conviction as a prediction', () => {
+    expect(classifyClaim("I'd put money on Harwick Town finishing in the top three this season.", { said_on: '2025-01-10' }).claim_type).toBe('prediction');
+    expect(classifyClaim("I'll stick my neck out: turnout will be above 60 per cent in May.", { said_on: '2025-01-10' }).claim_type).toBe('prediction');
+    expect(classifyClaim("Turnout will be above 55 per cent, I'm certain of that.", { said_on: '2025-01-10' }).claim_type).toBe('prediction');
+  });
+
   it('takes a body\'s outlook in the passive as guidance, in anyone\'s document', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('Underlying operating margin for the full year is now expected to be between 15% and 16%.', ctx).claim_type).toBe('guidance');

@@ -240,7 +240,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     return 'prediction';
   }
   // "I'd bet beer sales fall again", "I'd tip Harrowby to go down": a wager is a forecast, not a promise.
-  if (/\b(?:i|we)(?:['’]d|\s+would)?\s+(?:bet|tip|wager)\b/i.test(sentence)) return 'prediction';
+  // ("I'd put money on DAB overtaking FM", "I'll stick my neck out:", "I'll make a prediction now:", "I'm certain of
+  // that": a forecast said as a wager or a conviction.)
+  if (/\b(?:i|we)(?:['’]d|\s+would)?\s+(?:bet|tip|wager)\b|\bput\s+(?:my\s+|good\s+|some\s+)?money\s+on\b|\bstick\s+my\s+neck\s+out\b|\bmake\s+a\s+prediction\b|\bgo\s+out\s+on\s+a\s+limb\b|\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:certain|confident|sure)\s+(?:that|of\s+(?:it|that))\b/i.test(sentence)) return 'prediction';
   if (firstPersonFuture(doc)) return 'promise';
   if (hasAny(doc, M.future) || /\bwould\b/i.test(sentence)) {
     const verb = futureVerb(doc);
