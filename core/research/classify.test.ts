@@ -37,6 +37,9 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('The old pier will be demolished by the end of March 2027.', ctx).claim_type).toBe('promise');
     expect(classifyClaim('Fares will be frozen until April 2026.', ctx).claim_type).toBe('promise');
     expect(classifyClaim('Route 9 will start running on Monday 1 September.', ctx).claim_type).toBe('promise');
+    // A thing the body runs, named ("Fenwright Hall", "the Lyon route"), and a deed its officer reports.
+    expect(classifyClaim('Fenwright Hall will reopen on Saturday 19 April 2025.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('Ms Tallis said the Lyon route would start in October.', ctx).claim_type).toBe('promise');
     // A level or a state is no deed, and another body's deed is a forecast.
     expect(classifyClaim('Fares will rise by the end of 2026.', ctx).claim_type).not.toBe('promise');
     expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');

@@ -190,6 +190,11 @@ const SELF_REFERENCE = /\b(we|our|ours|us|i|my)\b|\bthe (company|firm|group|busi
 // line with the guidance we set out"): a statement of fact about it, not the promise.
 const KEPT_OR_NOT = /\b(?:as|than)\s+(?:we|i|it|they)\s+(?:had\s+)?(?:promised|pledged|committed|forecast|predicted)\b|\b(?:we|i)\s+(?:had\s+)?(?:promised|pledged)\b(?!\s+(?:to|that)\b)|\b(?:beating|beat|missing|missed|meeting|met|keeping|kept|exceeding|exceeded|past|short\s+of|ahead\s+of|in\s+line\s+with)\s+(?:our|my|its|the|their)\s+(?:[\p{L}\d,-]+\s+){0,2}?(?:promise|pledge|target|commitment|deadline|guidance|forecast)s?\b/iu;
 
+// Things a body runs, named by a word after the name ("the Lyon route", "the Ashby clinic") or ending it ("Fenwright
+// Hall", "the Halden Galleries"): what is done to them is the body's deed.
+const THING_NOUN = /(?:route|line|service|services|link|hall|gallery|galleries|clinic|depot|works|plant|site|studios?|chair|lift|aviary|enclosure|building|hostel|programme|program|edition|bulletin|show|fund|scheme|network|app|store|shop|branch|ward|unit|centre|center|terminal|vessel|ship|ferry|train|trains|bus|buses|fleet|project|development|exhibition|collection|course|race|festival|card|tariff|product|range|model|brand)\b/;
+const THING_WORD = /\s(?:Hall|Gallery|Galleries|Court|House|Velodrome|Theatre|Studios?|Aviary|Pavilion|Arena|Museum)$/;
+
 // A future in the passive: "will be demolished", "will be held on", "will be frozen" (not a state: "will be higher").
 const PASSIVE_DEED = /\b(?:will|shall|would)\s+(?:all\s+|also\s+|then\s+|now\s+|each\s+)?be\s+(?:[a-z]+ly\s+)?(?:[a-z]{3,}ed|built|held|paid|made|done|run|shut|cut|set|given|taken|sold|kept|brought|begun|frozen|chosen|sent|spent|written|rebuilt|rerun|overhauled)\b(?!\s+(?:to|that)\b)/i;
 
@@ -247,9 +252,13 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   if (hasAny(doc, M.future) || /\bwould\b/i.test(sentence)) {
     const verb = futureVerb(doc);
     // "The Health Board will open a centre", in an outlet's article: someone else's deed, forecast.
-    const before = sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '';
+    // (Who does the deed is read from the reported clause: "Ms Tallis said the Lyon route would start in October" is
+    // not Ms Tallis's deed; and a name followed by the kind of thing it names, "the Lyon route", "the Ashby clinic",
+    // or ending in it, "Fenwright Hall", is a thing the body runs, not another body.)
+    const before = (sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '').replace(/^.*\b(?:said|says|told\s+[\p{L}\s]{1,40}?|added|confirmed|explained|insisted)\s+(?:that\s+)?/iu, '');
     const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
-    const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self));
+    const thing = (n: { text: string; end: number }) => THING_WORD.test(` ${n.text}`) || new RegExp(`^\\s+${THING_NOUN.source}`, 'i').test(before.slice(n.end));
+    const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self) && !thing(n));
     // "He added that Sallowford would not lose a home game": "would" in reported speech is the speaker's "will".
     if (someoneElse) return hasAny(doc, M.future) || REPORTED_FUTURE.test(sentence) ? 'prediction' : 'factual';
     // "will be in place", "will be ready by March": a state the body brings about, a deed like "will open".
