@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { asFirstPerson, classifyClaim, readCues, topicOf } from './classify.ts';
+import { asFirstPerson, classifyClaim, isOutlook, readCues, topicOf } from './classify.ts';
 import { findDeadline } from './deadline.ts';
 import { ClassificationSchema } from './types.ts';
 import { documentPeriod } from './periods.ts';
@@ -55,6 +55,9 @@ describe('classifyClaim: claim types', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('Underlying operating margin for the full year is now expected to be between 15% and 16%.', ctx).claim_type).toBe('guidance');
     expect(classifyClaim('Turnover of between £8.5 million and £9 million is expected in 2026.', ctx).claim_type).toBe('guidance');
+    expect(classifyClaim('We are guiding to an operating margin of 2.5 to 3 per cent this year.', ctx).claim_type).toBe('guidance');
+    expect(classifyClaim('For 2026 we are targeting a combined ratio of 93% to 95%.', ctx).claim_type).toBe('guidance');
+    expect(isOutlook('We are guiding to an operating margin of 2.5 to 3 per cent this year.')).toBe(true);
     // The economy's is a forecast of the world.
     expect(classifyClaim('Inflation is expected to fall below 3% in 2026.', ctx).claim_type).toBe('prediction');
   });

@@ -222,6 +222,9 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   // "all 150 of our promised warm hubs opened": a promise named as done is a statement of fact.
   // (Unless it promises again: "will keep two flights a day, as we promised the assembly".)
   const promisedDone = /\b(?:our|its|their|the)\s+promised\b/i.test(sentence) || (KEPT_OR_NOT.test(sentence) && !/\b(?:will|shall)\b|['’]ll\b/i.test(sentence));
+  // "We are guiding to an operating margin of 2.5 to 3 per cent", "for 2026 we are targeting a combined ratio of 93% to
+  // 95%": an outlook said as one, not a pledge.
+  if (context.speaks_for_body && /\bguid(?:e|es|ing)\s+(?:to|towards)\b|\b(?:are|is|am)\s+targeting\s+(?:an?\s+)?(?:[\p{L}-]+\s+){0,3}?(?:ratio|margin|rate|return|growth|revenue|sales|profit|income|range)\b/iu.test(sentence)) return 'guidance';
   if (hasAny(doc, M.pledge) && !pastPromise && !promisedDone) return 'promise';
   const body = context.speaks_for_body === true;
   // An outlook for a figure another body owns ("I expect the council's waiting list to pass 9,000") is a
@@ -280,7 +283,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
 
 /** Guidance that is an outlook for a figure (judged against the actual at its date), not advice. */
 export function isOutlook(sentence: string): boolean {
-  return /\b(expect|expects|expected|forecast|forecasts|anticipate|anticipates|project|projects|projected|guidance|outlook|will|would|likely|on track|on course)\b/i.test(sentence);
+  return /\b(expect|expects|expected|forecast|forecasts|anticipate|anticipates|project|projects|projected|guidance|outlook|will|would|likely|on track|on course|guiding|targeting)\b/i.test(sentence);
 }
 
 /** The classify stage: claim type, topic, and deadline (promises, predictions and outlooks). */
