@@ -202,8 +202,12 @@ describe('evidence and judge over the sample pack', () => {
     console.info(`sample pack agreement: ${agree}/${total}${misses.length ? `\n${misses.join('\n')}` : ''}`);
     // The sample pack was the only test of the method 1.0 stages, which were tuned to it (90% here, about 40%
     // on packs written elsewhere). Method 1.1 is measured on the benchmark of invented packs and held to its
-    // published figures there (test/benchmark.test.ts); here it must keep the agreement it has, 45 of 54.
-    expect(agree / total).toBeGreaterThanOrEqual(0.83);
+    // published figures there (test/benchmark.test.ts); here it must keep the agreement it has, 42 of 54. (It was
+    // 45 under method 1.6. Method 1.7 leaves three false claims open whose source figure is more than 50% off the
+    // claimed one, "£48 million on road repairs" against £31 million, rents up 11% against 7%, prices to fall by a
+    // fifth against 12%: a figure that far off settles nothing alone, content/methodology.md, "Fixed test", a rule
+    // measured on the whole benchmark, where such pairs were as often two measures as one.)
+    expect(agree / total).toBeGreaterThanOrEqual(42 / 54);
   });
 
   it('resolves nothing on non-independent evidence, and quotes every passage verbatim', async () => {

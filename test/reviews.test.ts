@@ -53,7 +53,8 @@ describe('the queue', () => {
     }
     // Weights are the method's: leaving a heavy claim out moves the headline by that much.
     const heavy = all.items.find((i) => !i.featured && i.weight > 0)!;
-    const scoring = page.claims.map((c): ScoringClaim => ({ claim_id: c.claim_id, claim_type: c.claim_type, topic: c.topic, outcome: c.outcome, judges_disagree: c.judges_disagree, on_time: c.on_time, quote: c.quote, said_on: c.said_on ?? '' }));
+    // (Clustered by source document, as the pipeline scores them: claims of one source count as correlated.)
+    const scoring = page.claims.map((c): ScoringClaim => ({ claim_id: c.claim_id, claim_type: c.claim_type, topic: c.topic, outcome: c.outcome, judges_disagree: c.judges_disagree, on_time: c.on_time, quote: c.quote, said_on: c.said_on ?? '', ...(c.source?.url ? { cluster: c.source.url } : {}) }));
     const without = scoreClaims(scoring.filter((c) => c.claim_id !== heavy.claim.claim_id));
     expect(without.status).toBe('scored');
     if (without.status === 'scored') expect(Math.abs(report.report.score.score - without.score.score)).toBeCloseTo(heavy.weight, 1);

@@ -53,4 +53,7 @@ describe('a figure too far off to be the claim’s measure', () => {
     // The same distance the same way is another measure.
     expect(judge('Saltwick Island Ferries cut its fares by 10% in 2025.', 'Saltwick Island Ferries fares fell by 4% in 2025.').outcome).toBe('unresolvable');
   });
+  it('counts a far figure when the source names the claimed one to deny it', () => {
+    expect(judge('Saltwick Island Ferries spent £31 million on its harbours in 2025.', 'Saltwick Island Ferries spent £18 million on its harbours in 2025, not £31 million.').outcome).toBe('false');
+  });
 });

@@ -266,7 +266,9 @@ export function figuresJudge(input: JudgeInput): Finding {
       // gone the other way: "prices will fall by about 10%" against "prices rose by 4%"; not a change worked out from
       // two figures, "climbing from 52nd to 41st".)
       const opposite = c.kind === 'change' && c.value * best.e.value < 0 && !best.e.text.includes('→') && clauseShare(c, best.e) > 0;
-      if (!c.threshold && !delivery(claim.claim_type, c) && !opposite && gap(c, best.e) > FIGURE_FAR) {
+      // (Nor when the sentence names the claimed figure to deny it: "spent £18 million on track repairs, not £31 million".)
+      const denied = readQuantities(best.sentence).some((q) => q.negated && q.unit === c.unit && Math.abs(q.value - c.value) <= Math.abs(c.value) * FIGURE_BANDS[0].within);
+      if (!c.threshold && !delivery(claim.claim_type, c) && !opposite && !denied && gap(c, best.e) > FIGURE_FAR) {
         far.push({ ...found, item: best.item, sentence: best.sentence });
         continue;
       }
