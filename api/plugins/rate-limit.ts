@@ -1,14 +1,13 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { LimitError, UnavailableError } from '../../core/errors.ts';
 import type { Pool } from '../../core/db/pool.ts';
 
 /**
- * Requests per minute per key (fixed one-minute windows), counted in the
- * process by default (MemoryLimiter, answered without a promise), or, through
- * rate-limiter-flexible, in a store shared by every API process (PostgreSQL,
- * or Redis) when several share the work.
+ * Requests per minute per key (fixed one-minute windows), counted by
+ * rate-limiter-flexible: in the process by default, or in a store shared by
+ * every API process (PostgreSQL, or Redis) when several share the work.
  * Every keyed response carries the IETF RateLimit-Policy and RateLimit
  * headers (draft-ietf-httpapi-ratelimit-headers):
  *   RateLimit-Policy: "per-key";q=60;w=60
@@ -32,11 +31,7 @@ export type RateLimitStore = 'memory' | 'postgres' | 'redis';
 export type RateLimitOptions = { perMinute: number; store: RateLimitStore; pool: Pool; redisUrl?: string | undefined; blockPercent?: number; log?: FastifyBaseLogger };
 
 /** What the plugin asks of a limiter: one request for a key, or a RateLimiterRes thrown when the minute is used up. */
-export type KeyLimiter = {
-  consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }>;
-  /** The same, answered at once (the in-process store): no promise a request. */
-  consumeNow?(key: string): { remainingPoints: number; msBeforeNext: number };
-};
+export type KeyLimiter = { consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }> };
 export type Limiter = { limiter: KeyLimiter; store: RateLimitStore; close(): Promise<void> };
 
 type KeyState = { lease: number; remaining: number; resetAt: number; exhausted: boolean; pending: Promise<void> | null };
@@ -123,54 +118,14 @@ export class BlockLimiter implements KeyLimiter {
   }
 }
 
-/**
- * The in-process store: exact, nothing to share. Fixed one-minute windows per
- * key, from the key's first request, as rate-limiter-flexible's memory store
- * counts them (its RateLimiterMemory was this store before; a plain map
- * answers without a promise or a timer a key, and every keyed request asks).
- */
-export class MemoryLimiter implements KeyLimiter {
-  readonly #windows = new Map<string, { used: number; resetAt: number }>();
-  readonly #perMinute: number;
-  readonly #sweep: NodeJS.Timeout;
-
-  constructor(perMinute: number) {
-    this.#perMinute = perMinute;
-    // Windows that are over are forgotten (the key's next request opens a new one anyway).
-    this.#sweep = setInterval(() => {
-      const now = Date.now();
-      for (const [k, w] of this.#windows) if (w.resetAt <= now) this.#windows.delete(k);
-    }, 60_000);
-    this.#sweep.unref();
-  }
-
-  consumeNow(key: string): { remainingPoints: number; msBeforeNext: number } {
-    const now = Date.now();
-    let w = this.#windows.get(key);
-    if (!w || w.resetAt <= now) {
-      w = { used: 0, resetAt: now + 60_000 };
-      this.#windows.set(key, w);
-    }
-    w.used++;
-    const msBeforeNext = w.resetAt - now;
-    if (w.used > this.#perMinute) throw new RateLimiterRes(0, msBeforeNext, w.used, false);
-    return { remainingPoints: this.#perMinute - w.used, msBeforeNext };
-  }
-
-  async consume(key: string): Promise<{ remainingPoints: number; msBeforeNext: number }> {
-    return this.consumeNow(key);
-  }
-
-  close(): void {
-    clearInterval(this.#sweep);
-  }
+/** The in-process store: exact, nothing to share. */
+function memoryLimiter(perMinute: number): KeyLimiter {
+  const m = new RateLimiterMemory({ keyPrefix: 'rpm', points: perMinute, duration: 60 });
+  return { consume: (key) => m.consume(key, 1) };
 }
 
 export async function createLimiter(o: RateLimitOptions): Promise<Limiter> {
-  if (o.store === 'memory') {
-    const limiter = new MemoryLimiter(o.perMinute);
-    return { limiter, store: 'memory', close: async () => limiter.close() };
-  }
+  if (o.store === 'memory') return { limiter: memoryLimiter(o.perMinute), store: 'memory', close: async () => {} };
   const blockPercent = o.blockPercent ?? 1;
   if (o.store === 'postgres') {
     const store = new RateLimiterPostgres({
@@ -201,37 +156,24 @@ export async function createLimiter(o: RateLimitOptions): Promise<Limiter> {
 
 export function rateLimitPlugin(limiter: KeyLimiter, perMinute: number) {
   const policy = `"per-key";q=${perMinute};w=60`;
-  const refused = (rejection: unknown): Error => {
-    if (rejection instanceof RateLimiterRes) {
-      const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      return new LimitError('rate-limited', `This key has made ${perMinute} requests this minute; wait ${wait} s and retry.`, wait, {
-        'ratelimit-policy': policy,
-        ratelimit: `"per-key";r=0;t=${wait}`,
-      });
-    }
-    return new UnavailableError('unavailable', 'The rate limiter cannot reach its store; retry shortly.', 5);
-  };
-  const admitted = (reply: FastifyReply, res: { remainingPoints: number; msBeforeNext: number }) => {
-    reply.header('ratelimit-policy', policy);
-    reply.header('ratelimit', `"per-key";r=${res.remainingPoints};t=${Math.max(0, Math.ceil(res.msBeforeNext / 1000))}`);
-  };
   return async function (app: FastifyInstance): Promise<void> {
-    // A callback hook: the in-process store answers at once, a shared one through its promise.
-    app.addHook('onRequest', (req, reply, done) => {
-      if (!req.apiKey) return done();
-      const key = String(req.apiKey.id);
-      if (limiter.consumeNow) {
-        try {
-          admitted(reply, limiter.consumeNow(key));
-        } catch (rejection) {
-          return done(refused(rejection));
+    app.addHook('onRequest', async (req, reply) => {
+      if (!req.apiKey) return;
+      let res: { remainingPoints: number; msBeforeNext: number };
+      try {
+        res = await limiter.consume(String(req.apiKey.id));
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) {
+          const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+          throw new LimitError('rate-limited', `This key has made ${perMinute} requests this minute; wait ${wait} s and retry.`, wait, {
+            'ratelimit-policy': policy,
+            ratelimit: `"per-key";r=0;t=${wait}`,
+          });
         }
-        return done();
+        throw new UnavailableError('unavailable', 'The rate limiter cannot reach its store; retry shortly.', 5);
       }
-      limiter.consume(key).then((res) => {
-        admitted(reply, res);
-        done();
-      }, (rejection: unknown) => done(refused(rejection)));
+      reply.header('ratelimit-policy', policy);
+      reply.header('ratelimit', `"per-key";r=${res.remainingPoints};t=${Math.max(0, Math.ceil(res.msBeforeNext / 1000))}`);
     });
   };
 }
