@@ -64,6 +64,20 @@ describe('officers of the subject', () => {
     expect(withOfficers(() => false, [], [], ['Kestle Water'])("the company's chief executive said")).toBe(false);
   });
 
+  it('reads who a profile is about from the sentences around the name: a pronoun that runs the subject, the next sentence, the subject\'s office speaking', () => {
+    const names = (text: string) => officersOf(text, [insurer.name, ...insurer.aliases]).map((n) => n.join(' '));
+    expect(names('When Odile Marchbank agreed to meet us at the depot, she had led Fenmoor Insurance Group for three years.')).toEqual(['odile marchbank']);
+    expect(names('Idris Vane does not like being called a founder. Fenmoor Direct, the insurer he set up in 2016, now moves more money in a week.')).toEqual(['idris vane']);
+    expect(names('Gareth Pell does not look like a man in retreat. The finance director of Fenmoor Insurance Group bounds into the room.')).toEqual(['gareth pell']);
+    expect(names('Nerys Callow has heard the complaints.\n"Our wait is 11 minutes," the Fenmoor chief executive said.')).toEqual(['nerys callow']);
+    // Not a person named later in the sentence, nor one followed by someone else before the subject's office speaks.
+    expect(names('The report by Lee Marr says that she had led Fenmoor Insurance Group badly.')).toEqual([]);
+    expect(names('Nerys Callow has heard the complaints. Tom Reddaway of the union disagrees. "It is wrong," the Fenmoor chief executive said.')).toEqual([]);
+    expect(names('Idris Vane does not like being called a founder. Hartwell Assurance, the insurer he set up in 2016, is not Fenmoor.')).toEqual([]);
+    // The subject's office speaking without a possessive is the subject's voice.
+    expect(withOfficers(() => false, [], [], [insurer.name])('the Fenmoor Insurance Group chief executive said')).toBe(true);
+  });
+
   it('matches an officer by full name or by surname after a title, unless another speaker shares it', () => {
     const base = (t: string) => /fenmoor/i.test(t);
     const is = withOfficers(base, [['ruth', 'amberley']], []);

@@ -96,7 +96,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
   const ITEM = String.raw`${NAME},\s+${ci(String.raw`(?:the|an?)\s+`)}?(?:[\p{L}-]+\s+){0,2}?${OFFICE}`;
   // Each pattern, whether it lists several people, whether it refers back to a body named before ("its", "the
   // group's", "who has run the group"), and whether the subject must have been named before it.
-  type Pattern = { re: RegExp; list?: boolean; back?: boolean; after?: boolean };
+  type Pattern = { re: RegExp; list?: boolean; back?: boolean; after?: boolean; first?: boolean; sole?: boolean };
   const patterns: Pattern[] = [
     // "Ruth Amberley, Group Chief Executive, Calderbrook Insurance Group"; "Ada Finch, chief executive of Harrowgate
     // Water"; "Witnesses: Marit Sandell, chief executive, and Ruben Halloway, performance director, Velmark Cycling Federation"
@@ -112,7 +112,17 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     { re: new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'), back: true },
     // "Delia Farrant has run Swiftmarch Parcels since 2022", "Ada Finch founded Orrin Foods in 1998", "Priya Hollis
     // became chief executive of Moorcroft Animal Rescue in 2021"
-    { re: new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
+    { re: new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|set\s+up|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
+    // "When Marguerite Oyelaran agreed to meet the Courier …, she had led the Vellmore Tramlink Extension Company for
+    // three years": a pronoun in the sentence that names the person, taking the subject as what they run.
+    { re: new RegExp(String.raw`${NAME}(?=[^.!?\n]{0,300}?\b${ci('(?:he|she)')}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|headed|heads|chaired|chairs|founded|co-founded|set\s+up)\s+${S}\b)`, 'gu'), first: true },
+    // "Idris Vantongeren does not like being called a founder. Corvane Pay, the payments firm he set up in 2016, …";
+    // "Gareth Pellow does not look like a man presiding over a retreat. The finance director of Marlowby Pharmacy
+    // bounds into the room": the next sentence says what the person the sentence before opened with is to the subject.
+    { re: new RegExp(String.raw`${NAME}(?=[^.!?\n]*[.!?]\s+(?:${S},\s+the\s+(?:[\p{L}-]+\s+){0,3}?${ci(BODY)}\s+${ci('(?:he|she)')}\s+(?:has\s+|had\s+)?(?:set\s+up|founded|co-founded|started|built|runs|run|leads|led)\b|${ci('the')}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at)\s+${S}\b))`, 'gu'), first: true },
+    // "Helen Castellane has heard the complaints. … “Our wait is 11 minutes,” the Marlowby Pharmacy chief executive said":
+    // an office of the subject speaking, after a person named at a sentence's start and no one else named since.
+    { re: new RegExp(String.raw`${NAME}(?=([^\n]{0,400}?\n?[^\n]{0,300}?)\b${ci('the')}\s+${S}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:said|says|told|added|explained|admitted|insisted|argued)\b)`, 'gu'), first: true, sole: true },
     // "I met Imogen Carraway (chief executive since 2019, a former veterinary nurse)": an office in brackets after the
     // name, in a text about the subject.
     { re: new RegExp(String.raw`${NAME}\s+\((?:the\s+|its\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'), after: true },
@@ -125,7 +135,8 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
   const out: string[][] = [];
   const named = new RegExp(S, 'u');
   const add = (raw: string, at: number) => {
-    const bare = raw.replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, '').trim();
+    // (A sentence's opening word is not a name's: "When Marguerite Oyelaran agreed…".)
+    const bare = raw.replace(/^(?:When|After|As|While|Since|Before|Although|But|And|So|Then)\s+(?=\p{Lu})/u, '').replace(/^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame)\.?\s+/, '').trim();
     let name = tokens(bare);
     // (A name that shares a word with the organisation's is a programme or a part of it: "Harlby Talks".)
     if (name.length === 0 || name.some((w) => own.has(w))) return;
@@ -154,8 +165,13 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
       add(item[1]!.replace(/^(?:Captain|Capt|Cllr|Councillor)\.?\s+/, ''), m.index + m[0].indexOf(item[1]!));
     }
   }
-  for (const { re, list, back, after } of patterns) {
+  for (const { re, list, back, after, first, sole } of patterns) {
     for (const m of text.matchAll(re)) {
+      // (Whom no other person's name comes near, before or after: two capitalised words that are not the subject's.)
+      const others = (t: string) => [...t.matchAll(/\p{Lu}[\p{L}'’-]+\s+\p{Lu}[\p{L}'’-]+/gu)].some((n) => !named.test(t.slice(n.index, n.index + 80)));
+      if (sole && (others(m[2]!) || others(text.slice(Math.max(0, m.index - 400), m.index)))) continue;
+      // (The person a sentence opens with: "When Marguerite Oyelaran agreed…", not someone named later in it.)
+      if (first && !/(?:^|[.!?]["”’]?\s+|\n)(?:(?:when|after|as|while|since|before|although)\s+)?$/i.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
       // "its chief executive", "who has run the group": of the organisation named before. The subject's own kind
       // ("the council" for "Brackenvale Arts Council") may have been named anywhere before; another kind of
       // body, or "its", only in the same sentence or the one before.
@@ -187,7 +203,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
  */
 export function withOfficers(isSubject: (t: string) => boolean, officers: readonly string[][], otherSpeakers: readonly string[], names: readonly string[] = []): (t: string) => boolean {
   const { org, ownBody } = organisation(names);
-  const role = org ? new RegExp(String.raw`\b(?:${ci(String.raw`the\s+(?:${ownBody || '(?!)'})['’]s`)}|${ci(String.raw`(?:the\s+)?(?:${org})`)}['’]s)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
+  const role = org ? new RegExp(String.raw`\b(?:${ci(String.raw`the\s+(?:${ownBody || '(?!)'})['’]s`)}|${ci(String.raw`(?:the\s+)?(?:${org})`)}(?:['’]s)?)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
   if (officers.length === 0 && !role) return isSubject;
   const shared = new Set(otherSpeakers.map((s) => tokens(s).at(-1)));
   // (A first name alone, as a broadcaster calls its guests, "Kirsty told us", when no other speaker or officer has it.)
