@@ -30,18 +30,26 @@ type Expectation =
 // Ten false verdicts from two sources are 27% of subjects at ICC 0.3 and
 // p = 0.2 (proved below): a range for them that left out 20 would make that
 // cell at most 73%. The method's includes 20, and so covers too often at 0.1.
+// Its measurement of the correlation is not what holds it back (unbiased from
+// four sources on); the assumption's weight is. Under a prior of mean 0.3
+// worth two sources, counted with the exact small-sample likelihood of the
+// sources' analysis of variance, ICC 0.1 comes within from 20 claims but ICC
+// 0.3 falls to 69–75% with two to four sources (tried for method 1.8.0).
 const SOURCES = 'two to ten sources cannot tell ICC 0.1 from 0.3; the method assumes 0.3 until it can';
 // With ten claims the prior's half-true, half-false claim is a tenth of the
 // credits whose spread sets the weights (the Dirichlet posterior over the five
 // outcomes): graded credits that vary little are taken to vary more than they do.
 const FEW_GRADED = 'ten graded credits: the prior\'s true/false claim widens their spread, so the range is on the wide side';
 
-// The judges' line for factual claims (core/method/judge-error.ts) is shallow:
-// a claim that held earns 0.70 on average, one at 80 0.59. Ten or twenty
-// verdicts' mean varies by about as much as that gap, so a range from them can
-// seldom lie wholly above 80: it misses below about as often as it should and
-// hardly ever above, and holds 80 more often than 85%.
-const TOP = 'the judges\' line is shallow near its top (a claim that held earns 0.70): few verdicts cannot put a range wholly above 80';
+// The judges' line for factual claims (core/method/judge-error.ts) is shallow
+// (slope 0.57) and their verdicts spread: at 80 a machine verdict tells about a
+// quarter of what a person's does, so ten of them are worth two or three of a
+// person's, and near 80 the range is as wide as so few verdicts need (a
+// person's five true/false verdicts hold 80 for 94% of subjects). From twenty
+// verdicts on it is within. (Method 1.7.0 widened such ranges, when they piled
+// against 100, to a person's range of the same credits, which put the subject
+// lower: 91–94% here, and 86–92% with twenty.)
+const TOP = 'ten machine verdicts near 80 tell about as much as two or three of a person\'s: the range is as wide as so few need';
 const within = (scenario: Scenario, p: number, n: number): Expectation => ({ cell: { scenario, p, n }, status: 'within' });
 const wide = (scenario: Scenario, p: number, n: number, cap: number, why: string): Expectation => ({ cell: { scenario, p, n }, status: 'wide', cap, why });
 
@@ -58,10 +66,11 @@ const WIDE: readonly Expectation[] = [
   wide(S.clusteredStrong, 0.8, 10, 93, SOURCES),
   wide(S.gradedClustered, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClustered, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.gradedClusteredJudgeError, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.gradedClusteredJudgeError, 0.8, 10, 96, `${FEW_GRADED}; ${SOURCES}; and ${TOP}`),
-  wide(S.judgeError, 0.8, 10, 94, TOP),
-  wide(S.gradedJudgeError, 0.8, 10, 95, TOP),
+  wide(S.gradedClusteredJudgeError, 0.2, 10, 90, `${FEW_GRADED}; and ${SOURCES}`),
+  wide(S.gradedClusteredJudgeError, 0.8, 10, 94, `${FEW_GRADED}; ${SOURCES}; and ${TOP}`),
+  wide(S.judgeError, 0.8, 10, 90, TOP),
+  // 84.6% with 4,000 subjects (npm run calibrate), 86.3% with these 1,000.
+  wide(S.gradedJudgeError, 0.8, 10, 89, TOP),
 ];
 const label = ({ scenario, p, n }: Cell) => `${scenario.name} p=${p} n=${n}`;
 const isWide = new Set(WIDE.map((e) => label(e.cell)));
