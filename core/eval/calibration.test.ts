@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scoreClaims, type ScoringClaim } from '../method/score.ts';
-import {
-  DEFAULT_SEED,
-  SCENARIOS as S,
-  SENSITIVITY,
-  assertCell,
-  claimsOf,
-  drawClaims,
-  drawCredits,
-  formatCalibrationTable,
-  formatCoverageSummary,
-  runCalibration,
-  simulateCell,
-  type CalibrationRow,
-  type Cell,
-  type Scenario,
-} from './calibration.ts';
-import { seededRandom } from './seeded-random.ts';
-import { judgeError } from '../method/judge-error.ts';
+import { scoreClaims } from '../method/score.ts';
+import { DEFAULT_SEED, SCENARIOS as S, claimsOf, runCalibration, type CalibrationRow, type Cell, type Scenario } from './calibration.ts';
 
 // Issue #17: interval_80 should hold the true score in 75–85% of subjects in
 // every cell with n >= 10. The CI grid is every scenario at p = 0.2, 0.5, 0.8
@@ -47,18 +30,26 @@ type Expectation =
 // Ten false verdicts from two sources are 27% of subjects at ICC 0.3 and
 // p = 0.2 (proved below): a range for them that left out 20 would make that
 // cell at most 73%. The method's includes 20, and so covers too often at 0.1.
+// Its measurement of the correlation is not what holds it back (unbiased from
+// four sources on); the assumption's weight is. Under a prior of mean 0.3
+// worth two sources, counted with the exact small-sample likelihood of the
+// sources' analysis of variance, ICC 0.1 comes within from 20 claims but ICC
+// 0.3 falls to 69–75% with two to four sources (tried for method 1.8.0).
 const SOURCES = 'two to ten sources cannot tell ICC 0.1 from 0.3; the method assumes 0.3 until it can';
 // With ten claims the prior's half-true, half-false claim is a tenth of the
 // credits whose spread sets the weights (the Dirichlet posterior over the five
 // outcomes): graded credits that vary little are taken to vary more than they do.
 const FEW_GRADED = 'ten graded credits: the prior\'s true/false claim widens their spread, so the range is on the wide side';
 
-// The judges' line for factual claims (core/method/judge-error.ts) is shallow:
-// a claim that held earns 0.70 on average, one at 80 0.59. Ten or twenty
-// verdicts' mean varies by about as much as that gap, so a range from them can
-// seldom lie wholly above 80: it misses below about as often as it should and
-// hardly ever above, and holds 80 more often than 85%.
-const TOP = 'the judges\' line is shallow near its top (a claim that held earns 0.70): few verdicts cannot put a range wholly above 80';
+// The judges' line for factual claims (core/method/judge-error.ts) is shallow
+// (slope 0.57) and their verdicts spread: at 80 a machine verdict tells about a
+// quarter of what a person's does, so ten of them are worth two or three of a
+// person's, and near 80 the range is as wide as so few verdicts need (a
+// person's five true/false verdicts hold 80 for 94% of subjects). From twenty
+// verdicts on it is within. (Method 1.7.0 widened such ranges, when they piled
+// against 100, to a person's range of the same credits, which put the subject
+// lower: 91–94% here, and 86–92% with twenty.)
+const TOP = 'ten machine verdicts near 80 tell about as much as two or three of a person\'s: the range is as wide as so few need';
 const within = (scenario: Scenario, p: number, n: number): Expectation => ({ cell: { scenario, p, n }, status: 'within' });
 const wide = (scenario: Scenario, p: number, n: number, cap: number, why: string): Expectation => ({ cell: { scenario, p, n }, status: 'wide', cap, why });
 
@@ -75,10 +66,11 @@ const WIDE: readonly Expectation[] = [
   wide(S.clusteredStrong, 0.8, 10, 93, SOURCES),
   wide(S.gradedClustered, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
   wide(S.gradedClustered, 0.8, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.gradedClusteredJudgeError, 0.2, 10, 96, `${FEW_GRADED}; and ${SOURCES}`),
-  wide(S.gradedClusteredJudgeError, 0.8, 10, 96, `${FEW_GRADED}; ${SOURCES}; and ${TOP}`),
-  wide(S.judgeError, 0.8, 10, 94, TOP),
-  wide(S.gradedJudgeError, 0.8, 10, 95, TOP),
+  wide(S.gradedClusteredJudgeError, 0.2, 10, 90, `${FEW_GRADED}; and ${SOURCES}`),
+  wide(S.gradedClusteredJudgeError, 0.8, 10, 94, `${FEW_GRADED}; ${SOURCES}; and ${TOP}`),
+  wide(S.judgeError, 0.8, 10, 90, TOP),
+  // 84.6% with 4,000 subjects (npm run calibrate), 86.3% with these 1,000.
+  wide(S.gradedJudgeError, 0.8, 10, 89, TOP),
 ];
 const label = ({ scenario, p, n }: Cell) => `${scenario.name} p=${p} n=${n}`;
 const isWide = new Set(WIDE.map((e) => label(e.cell)));
@@ -188,117 +180,11 @@ function exactBinaryCoverage(p: number, n: number): number {
   return total;
 }
 
-const sampleOf = (cell: Cell, subjects: number) => {
-  const rng = seededRandom('test');
-  return Array.from({ length: subjects }, () => drawCredits(rng, cell));
-};
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const variance = (xs: readonly number[]) => {
-  const m = mean(xs);
-  return mean(xs.map((x) => (x - m) ** 2));
-};
-const correlation = (xs: readonly number[], ys: readonly number[]) => {
-  const mx = mean(xs);
-  const my = mean(ys);
-  return mean(xs.map((x, i) => (x - mx) * (ys[i]! - my))) / Math.sqrt(variance(xs) * variance(ys));
-};
-
 describe('the simulation', () => {
   it('agrees with the exact coverage of reviewed true/false verdicts, within 4 standard errors', () => {
     for (const [p, n] of [[0.2, 10], [0.8, 10], [0.5, 50], [0.8, 50]] as const) {
       const row = rows[CI_GRID.findIndex((e) => e.cell.scenario === S.binary && e.cell.p === p && e.cell.n === n)]!;
       expect(Math.abs(row.coverage - exactBinaryCoverage(p, n))).toBeLessThan(4 * Math.sqrt(0.25 / SUBJECTS));
     }
-  });
-
-  it('draws credits with mean p and variance spread · p(1 − p)', () => {
-    for (const scenario of [S.binary, S.graded, S.gradedNarrow]) {
-      const credits = sampleOf({ scenario, p: 0.3, n: 10 }, 10_000).flat();
-      expect(mean(credits)).toBeCloseTo(0.3, 2);
-      expect(variance(credits)).toBeCloseTo(scenario.spread * 0.21, 2);
-    }
-  });
-
-  it('puts verdicts on the wrong side at a sensitivity scenario\'s rate', () => {
-    const credits = sampleOf({ scenario: SENSITIVITY.judgeError30, p: 0.2, n: 10 }, 10_000).flat();
-    expect(mean(credits)).toBeCloseTo(0.2 * 0.7 + 0.8 * 0.3, 2);
-  });
-
-  it('draws machine verdicts from the measured confusion, each subject\'s rows from Dirichlet(counts)', () => {
-    // True/false credits at p = 0.6 meet only the rows of `true` and `false` of
-    // the measured confusion, on average as measured:
-    const row = (g: number): readonly number[] => judgeError('factual').measured.counts[g]!;
-    const total = (g: number) => row(g).reduce((a: number, c) => a + c, 0);
-    const creditOf = (g: number) => row(g).reduce((a: number, c, j) => a + c * (1 - j / 4), 0) / total(g);
-    const credits = sampleOf({ scenario: S.judgeError, p: 0.6, n: 10 }, 10_000).flat();
-    expect(mean(credits)).toBeCloseTo(0.6 * creditOf(0) + 0.4 * creditOf(4), 2);
-    expect(credits.filter((c) => c === 0.5).length / credits.length).toBeCloseTo(0.6 * (row(0)[2]! / total(0)) + 0.4 * (row(4)[2]! / total(4)), 2);
-  });
-
-  it('gives reviewed claims to the method without judge error, and machine ones with it; sources to clustered claims', () => {
-    const rng = seededRandom('claims');
-    const reviewed = drawClaims(rng, { scenario: S.clustered, p: 0.5, n: 10 });
-    expect(reviewed.every((c) => c.reviewed === true)).toBe(true);
-    expect(new Set(reviewed.map((c) => c.cluster)).size).toBe(2);
-    const machine = drawClaims(rng, { scenario: S.judgeError, p: 0.5, n: 10 });
-    expect(machine.every((c) => c.reviewed === false && c.cluster === null)).toBe(true);
-  });
-
-  it('correlates claims within a cluster by icc and not across clusters', () => {
-    const subjects = sampleOf({ scenario: S.clusteredStrong, p: 0.5, n: 10 }, 20_000);
-    expect(mean(subjects.flat())).toBeCloseTo(0.5, 2);
-    expect(correlation(subjects.map((c) => c[0]!), subjects.map((c) => c[1]!))).toBeCloseTo(0.3, 1);
-    expect(Math.abs(correlation(subjects.map((c) => c[4]!), subjects.map((c) => c[5]!)))).toBeLessThan(0.03);
-  });
-
-  it('is reproducible: a cell depends on the seed and the cell only', () => {
-    const cell = { scenario: S.graded, p: 0.2, n: 10 };
-    const alone = simulateCell(cell, { subjects: 200 });
-    expect(runCalibration({ grid: [{ scenario: S.binary, p: 0.5, n: 20 }, cell], subjects: 200 })[1]).toEqual(alone);
-    expect(simulateCell(cell, { subjects: 200, seed: 'other' })).not.toEqual(alone);
-  });
-
-  it('reads coverage from scores.overall.interval_80 of the scorer it is given', () => {
-    const widest = (claims: readonly ScoringClaim[]) => {
-      const result = scoreClaims(claims);
-      if (result.status === 'scored') result.scores.overall.interval_80 = [0, 100];
-      return result;
-    };
-    const row = simulateCell({ scenario: SENSITIVITY.judgeError30, p: 0.2, n: 50 }, { subjects: 100, score: widest });
-    expect(row.coverage).toBe(1);
-    expect(row.mean_width).toBe(100);
-  });
-
-  it('builds claims scoreClaims accepts, one outcome per credit', () => {
-    const claims = claimsOf([1, 0.75, 0.5, 0.25, 0]);
-    expect(claims.map((c) => c.outcome)).toEqual(['true', 'mostly_true', 'mixed', 'mostly_false', 'false']);
-    expect(scoreClaims(claims).status).toBe('scored');
-    expect(() => claimsOf([0.3])).toThrow(RangeError);
-  });
-
-  it('refuses cells that cannot be scored or simulated', () => {
-    expect(() => assertCell({ scenario: S.binary, p: 0.5, n: 4 })).toThrow(/at least 5/);
-    expect(() => assertCell({ scenario: S.binary, p: 1, n: 10 })).toThrow(RangeError);
-    expect(() => assertCell({ scenario: { ...S.binary, spread: 0.1 }, p: 0.5, n: 10 })).toThrow(/spread/);
-    expect(() => assertCell({ scenario: { ...S.binary, icc: 0.2 }, p: 0.5, n: 10 })).toThrow(/clusterSize/);
-    expect(() => assertCell({ scenario: { ...S.binary, judgeError: 0.6 }, p: 0.5, n: 10 })).toThrow(/judgeError/);
-  });
-
-  it('prints one line per cell under a header', () => {
-    const table = formatCalibrationTable(rows.slice(0, 2));
-    expect(table.split('\n')).toHaveLength(3);
-    expect(table).toMatch(/^scenario\s+p\s+n\s+subjects\s+cover80/);
-    expect(table.split('\n')[1]).toMatch(/^binary\s+0\.20\s+10\s+1000\s+\d+\.\d%/);
-  });
-
-  it('summarises coverage as a Markdown table, one row per scenario and the p values in a cell', () => {
-    const summary = formatCoverageSummary(rows.filter((r) => r.scenario === 'binary' || r.scenario === 'graded'));
-    const lines = summary.split('\n');
-    expect(lines[0]).toBe('| scenario | n = 10 | n = 50 |');
-    expect(lines).toHaveLength(4);
-    const b50 = [0.2, 0.5, 0.8].map((p) => rows.find((r) => r.scenario === 'binary' && r.n === 50 && r.p === p)!);
-    expect(lines[2]).toContain(`| ${b50.map((r) => (r.coverage * 100).toFixed(0)).join(' / ')} |`);
-    // p = 0.5 at n = 10 is not in the CI grid: a dash.
-    expect(lines[2]).toMatch(/^\| binary \| \d+ \/ – \/ \d+ \|/);
   });
 });

@@ -116,8 +116,8 @@ describe('scoreClaims: properties', () => {
         // its posterior piles against 0 or 1 while the others sharpen away from
         // it, and the range levels off from below at what the judges'
         // uncertainty leaves (the case test 'verdicts outside the line's reach'
-        // in score.test.ts), or is the one a person's verdicts would give. Not
-        // this property.
+        // in score.test.ts), or is the one a person's verdicts saying the same
+        // would give. Not this property.
         fc.pre(
           CLAIM_TYPES.every((t) => {
             const credits = mix.filter((c) => c.claim_type === t && c.reviewed !== true).map((c) => countedCredit(c as ScoringClaim)).filter((x) => x !== null);

@@ -103,12 +103,32 @@ describe('scoreClaims: cases', () => {
   it('a machine verdict never says more than a person\'s: credits below what the judges give a false claim do not narrow the range', () => {
     // Machine verdicts averaging 0.025, below the judges' 0.137 for a claim that
     // failed entirely: the posterior piles against 0; the range is widened to the
-    // width the same verdicts from a person would have.
+    // width a person's verdicts saying the same would have (the line reads them
+    // as a reliability of 0: ten false verdicts), and is no narrower than a
+    // person's of the same credits either.
     const outcomes = (i: number): Outcome => (i === 0 ? 'mostly_false' : 'false');
     const machine = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i) })))).scores.overall;
+    const saysTheSame = scored(scoreClaims(ids(10, () => ({ outcome: 'false', reviewed: true })))).scores.overall;
     const reviewed = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i), reviewed: true })))).scores.overall;
+    expect(width(machine)).toBeGreaterThanOrEqual(width(saysTheSame) - 0.2);
     expect(width(machine)).toBeGreaterThanOrEqual(width(reviewed) - 0.2);
     expect(machine.interval_80[0]).toBe(0);
+  });
+
+  it('machine verdicts above what the judges give a claim that held are not widened to a person\'s range of the same credits', () => {
+    // Nine true verdicts and a false one average 0.9, above the 0.70 the judges
+    // give a true factual claim: the line reads them as a reliability of 1. The
+    // same credits from a person would put the subject near 86, where a range
+    // is wider; widened to that (method 1.7.0), the range held a subject at 80
+    // 86–94% of the time with ten or twenty machine verdicts.
+    const outcomes = (i: number): Outcome => (i === 0 ? 'false' : 'true');
+    const machine = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i) })))).scores.overall;
+    const reviewed = scored(scoreClaims(ids(10, (i) => ({ outcome: outcomes(i), reviewed: true })))).scores.overall;
+    const saysTheSame = scored(scoreClaims(ids(10, () => ({ outcome: 'true', reviewed: true })))).scores.overall;
+    expect(width(machine)).toBeLessThan(width(reviewed) - 5);
+    expect(width(machine)).toBeGreaterThanOrEqual(width(saysTheSame) - 0.2);
+    expect(machine.interval_80[0]).toBeGreaterThan(reviewed.interval_80[0] + 5);
+    expect(machine.interval_80[1]).toBe(100);
   });
 
   it('verdicts outside the line\'s reach: the range levels off from below at what the judges\' uncertainty leaves', () => {

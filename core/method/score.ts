@@ -82,13 +82,15 @@ function confidenceOf(width: number, n: number, nMachine: number): Confidence {
 const percentiles = (s: Summary): readonly [number, number] => s.interval ?? betaInterval(betaFromMoments(s.mean, s.variance), 0.1, 0.9);
 
 /**
- * An entry from its posterior. `asReviewed`: the posterior of the same credits
- * had a person given them, when some are machine verdicts. A machine verdict
- * never says more than a person's: where the judges' line cannot explain the
- * credits (machine verdicts averaging below what the judges give a claim that
- * failed entirely, or above what they give one that held), the posterior piles
+ * An entry from its posterior. `asReviewed`, when some verdicts are machine
+ * ones: the posterior had a person given verdicts that say what the machine's
+ * say, each type's machine credits read through the judges' line (their mean
+ * c as (c − a) / b, within 0 and 1; see reviewedEvidence). A machine verdict
+ * never says more than a person's: where the line cannot explain the credits
+ * (machine verdicts averaging below what the judges give a claim that failed
+ * entirely, or above what they give one that held), the posterior piles
  * against 0 or 1 and narrows. The range is then widened, evenly on both sides
- * and within 0 to 1, to the width the same verdicts from a person would give.
+ * and within 0 to 1, to the width that person's verdicts would give.
  * `mean`: the score's posterior mean (the posterior whose weights no credit
  * moves; see evidenceByType).
  */
@@ -158,6 +160,25 @@ function evidenceByType(resolved: readonly Counted[]): { type: ClaimType; claims
   return out;
 }
 
+/**
+ * A type's evidence had a person given verdicts that say what its machine
+ * verdicts say: their weight as it is, their mean credit c read through the
+ * judges' line as the reliability it stands for, (c − a) / b within 0 and 1.
+ * The machine's raw credits would not do: the judges under-credit claims that
+ * held (a true factual claim earns 0.70), so the same credits from a person
+ * would put the subject lower, where a range is wider, and the range of a
+ * subject whose verdicts are good would be widened for nothing (method 1.7.0
+ * did so: at 80 with ten to twenty machine verdicts it held the truth 86–94% of
+ * the time).
+ */
+function reviewedEvidence(type: ClaimType, e: TypeEvidence): TypeEvidence {
+  const total = e.machine.a + e.machine.b;
+  if (total === 0) return e;
+  const { intercept, slope } = judgeError(type).line;
+  const said = Math.min(1, Math.max(0, (e.machine.a / total - intercept) / slope));
+  return { ...e, reviewed: { a: e.reviewed.a + total * said, b: e.reviewed.b + total * (1 - said) }, machine: { a: 0, b: 0 } };
+}
+
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 
 /**
@@ -195,11 +216,7 @@ export function scoreClaims(claims: readonly ScoringClaim[], options: ScoreOptio
   const types = evidenceByType(resolved);
   const post = posterior(types.map((t) => t.evidence));
   const machineVerdicts = resolved.some((c) => c.claim.reviewed !== true);
-  const reviewedPost = machineVerdicts
-    ? posterior(
-        types.map(({ evidence: e }) => ({ ...e, reviewed: { a: e.reviewed.a + e.machine.a, b: e.reviewed.b + e.machine.b }, machine: { a: 0, b: 0 } })),
-      )
-    : null;
+  const reviewedPost = machineVerdicts ? posterior(types.map((t) => reviewedEvidence(t.type, t.evidence))) : null;
   // Reviewed verdicts weighed alike in both give the same posterior: one will do.
   const same = !machineVerdicts && types.every(({ evidence: e, scoreEvidence: s }) => e.reviewed.a === s.reviewed.a && e.reviewed.b === s.reviewed.b);
   const scorePost = same ? post : posterior(types.map((t) => t.scoreEvidence));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 // by the same code under the same text. The hashing rule is stated in
 // content/methodology.md ("Versioning"); keep the two in step.
 
-export const METHOD_SEMVER = '1.7.0';
+export const METHOD_SEMVER = '1.8.0';
 
 /** One input to the build id: a path relative to the repository root, with forward slashes. */
 export type MethodFile = { readonly path: string; readonly content: string | Uint8Array };
