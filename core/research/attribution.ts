@@ -73,6 +73,7 @@ function speechIn(context: string, isSubject: (t: string) => boolean, last: Spea
   // place or body further on ("she said in an interview at the society's Wyvernbridge office").
   const agent = speakerWords((doc.json() as Array<{ terms: TermJson[] }>).flatMap((m) => m.terms));
   const view = agent === null ? doc : parse(agent);
+  if (agent !== null && isSubject(agent)) return { kind: 'named', isSubject: true };
   if (!view.has('#ProperNoun')) {
     if (view.has('(he|she|they)')) return last ?? { kind: 'named', isSubject: false };
     if (view.has('(i|we|me|us|my|our)')) return { kind: 'narrator' };

@@ -62,6 +62,12 @@ describe('officers of the subject', () => {
     expect(is("Velmark Cycling Federation's spokeswoman said")).toBe(true);
     expect(is("the council's chief executive said")).toBe(false);
     expect(withOfficers(() => false, [], [], ['Kestle Water'])("the company's chief executive said")).toBe(false);
+    // "The company said…" in a document that quotes no one else.
+    expect(withOfficers(() => false, [], [], ['Kestle Water'])('The company')).toBe(true);
+    expect(withOfficers(() => false, [], ['Harrow Civils'], ['Kestle Water'])('The company')).toBe(false);
+    expect(withOfficers(() => false, [], [], ['Kestle Water'])('The council')).toBe(false);
+    const quotes = extractClaims(doc('Fenmoor Insurance Group was fined in March. The company said it had recruited 140 extra claims handlers since the storm.'), insurer).map((c) => c.quote);
+    expect(quotes).toContain('The company said it had recruited 140 extra claims handlers since the storm.');
   });
 
   it('reads who a profile is about from the sentences around the name: a pronoun that runs the subject, the next sentence, the subject\'s office speaking', () => {

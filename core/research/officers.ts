@@ -204,7 +204,10 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
 export function withOfficers(isSubject: (t: string) => boolean, officers: readonly string[][], otherSpeakers: readonly string[], names: readonly string[] = []): (t: string) => boolean {
   const { org, ownBody } = organisation(names);
   const role = org ? new RegExp(String.raw`\b(?:${ci(String.raw`the\s+(?:${ownBody || '(?!)'})['’]s`)}|${ci(String.raw`(?:the\s+)?(?:${org})`)}(?:['’]s)?)\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'u') : null;
-  if (officers.length === 0 && !role) return isSubject;
+  // "The company said…", "the trust told councillors": the body a document that quotes no one else speaks of, by a
+  // noun any organisation may be called or the kind its name says it is.
+  const body = org && otherSpeakers.length === 0 ? new RegExp(String.raw`^\s*${ci(String.raw`the\s+(?:company|firm|group|business|operator|organisation|organization${ownBody ? `|${ownBody}` : ''})`)}\s*$`, 'u') : null;
+  if (officers.length === 0 && !role && !body) return isSubject;
   const shared = new Set(otherSpeakers.map((s) => tokens(s).at(-1)));
   // (A first name alone, as a broadcaster calls its guests, "Kirsty told us", when no other speaker or officer has it.)
   const firsts = officers.map((o) => o[0]);
@@ -216,7 +219,7 @@ export function withOfficers(isSubject: (t: string) => boolean, officers: readon
   ]);
   return (t) => {
     if (isSubject(t)) return true;
-    if (role?.test(t)) return true;
+    if (role?.test(t) || body?.test(t)) return true;
     const hay = tokens(t);
     return forms.some((f) => hay.some((_, i) => f.every((w, j) => hay[i + j] === w)));
   };
