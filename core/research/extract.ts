@@ -94,7 +94,7 @@ function isCheckable(sentence: string, doc: View, selfNames: readonly string[], 
   const others = entities.filter((e) => !self.some((s) => s.includes(tokens(e).join(' '))) && !addressed.has(tokens(e).join(' ')));
   // "We have never been fined by the regulator", "Not one of our food banks closed": a definite statement of
   // one's own record, checkable though it has no figure or date.
-  const record = (NEVER_RECORD.test(sentence) || CHECKABLE_IN_WORDS.test(sentence)) && !cues.opinion;
+  const record = (NEVER_RECORD.test(sentence) || CHECKABLE_IN_WORDS.test(sentence) || RECORD_IN_WORDS.some((r) => r.test(sentence))) && !cues.opinion;
   return figures.length > 0 || dated || others.length > 0 || cues.commitment || cues.forecast || cues.guidance || record;
 }
 
@@ -109,6 +109,21 @@ const DATELINE = /^\p{Lu}{2,}[\p{Lu}\s.'’-]*,\s*(?:[\p{L}.]+,?\s*)?(?:[\p{L}.]
 // county"), a change over a stated period ("sales grew over the past year"), a decision of an authority ("the
 // regulator cleared us").
 const CHECKABLE_IN_WORDS = /^\s*(?:most|the majority of|a majority of|half of|nearly all|almost all|few|none of)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,6}\s+(?:start|starts|come|comes|are|were|is|was|have|had|use|used|live|lived|go|went|end|ended)\b|\bno other\s+[\p{L}-]+\b[^.]{0,60}\b(?:more|bigger|larger|better|higher|faster|cheaper)\b|\bthe\s+(?:best[\s-]selling|biggest|largest|most[\s-]read|fastest[\s-]growing|oldest|cheapest)\b[^.]{0,60}\bin (?:the|this|our)\s+(?:county|region|country|state|city|town|league|area|sector|market)\b|\b(?:grew|rose|fell|increased|decreased|declined|dropped|went up|went down)\b[^.]{0,40}\b(?:(?:over|in|during)\s+the\s+)?(?:past|last|previous)\s+(?:year|twelve months|12 months|quarter|decade)\b|\b(?:is|are|was|were|stands?|stood|remains?|remained)\s+at\s+(?:a\s+)?record\s+(?:levels?|highs?|lows?)\b|\bthe\s+(?:regulator|ombudsman|watchdog|inspectorate|tribunal|court|auditor|standards board|commission)\s+(?:cleared|fined|censured|upheld|rejected|dismissed|found|ruled|ordered|criticised|criticized|approved)\b/iu;
+// Definite statements of a record in words, checkable though they name no figure, date or other party (methodology,
+// "Claims"): none or all of a kind ("No customer funds were lost", "Every prison now has a scanner", "we have paid
+// every single eligible customer"); a place among peers ("cheaper than at any other national museum", "below the
+// national average", "the most prescribed … in the country"); a share in words ("more than half of our work");
+// a project's budget or schedule ("has come in on budget"); "never" done ("had never been detained"), "not a penny";
+// and a future deed reported with its time ("the agency would publish a strategy before the end of the year").
+const RECORD_IN_WORDS: readonly RegExp[] = [
+  /^\s*(?:no|not a single|not one|none of (?:our|its|the|their))\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,5}?\s+(?:was|were|has|have|had|is|are|did)\b/iu,
+  /^\s*(?:every|each)\s+(?:single\s+)?(?:one\s+of\s+(?:our|its|their|the)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+){0,4}?\s+(?:now\s+has\b|(?:has|have|had|was|were)\s+(?:now\s+)?(?:been\s+)?(?!been\b)[\p{L}]+(?:ed|en|t)\b)|\bevery\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?\s+(?:has|have|had)\s+been\s+[\p{L}]+(?:ed|en|t|de)\b|\b(?:has|have|had)\s+(?:been\s+)?[\p{L}]+\b[^.;?]{0,60}\bevery\s+single\b|^\s*all\s+(?:of\s+)?(?:our|its|their|the)\s+[\p{L}-]+(?:\s+[\p{L}-]+){0,3}?\s+(?:are|were|have|had|is|was|come|came)\b/iu,
+  /\b(?:than|of)\s+any\s+other\b|\bthe\s+(?:national|regional|county|industry|sector)\s+average\b|\bthe\s+(?:most|least|highest|lowest|cheapest|biggest|largest)\b[^.;?]{0,60}\b(?:in|of)\s+(?:the|this|any|our)\s+(?:country|county|region|league|sector|industry|city|state|market|area)\b|\b(?:highest|lowest|cheapest|dearest|biggest|largest)\s+of\s+any\b/iu,
+  /\b(?:(?:more|less|fewer)\s+than|just\s+(?:over|under)|nearly|almost)?\s*(?:half|a\s+third|a\s+quarter|two\s+thirds|three\s+quarters)\s+of\s+(?:our|its|their|the|every|all)\b/iu,
+  /\b(?:came|come|comes|is|was|are|were|remains?|finished|delivered|running)\s+(?:in\s+)?(?:on|within|under|over)\s+budget\b|\b(?:on|ahead\s+of|behind)\s+schedule\b/iu,
+  /\b(?:has|have|had)\s+never\s+(?:been\s+)?(?!been\b)[\p{L}]+(?:ed|en|t)\b(?!\s+(?:more|better|worse|less|so|as)\b)|\bnot\s+(?:a\s+penny|a\s+cent)\b|\bn['’]t\s+[\p{L}]+\s+a\s+(?:penny|cent)\b/iu,
+  /\b(?:said|added|told\s+[\p{L}]+|confirmed|announced|pledged)\s+(?:that\s+)?(?:the\s+[\p{L}-]+|it|he|she|they|we)\s+would\s+(?:[\p{L}-]+\s+){1,8}?(?:by|before|in|within)\s+(?:the\s+)?(?:(?:end|start|middle)\s+of\s+(?:the\s+)?)?(?:year|summer|spring|autumn|winter|month|quarter|season)\b/iu,
+];
 const COURTESY = /^\s*(?:i'?m|i am|we'?re|we are)\s+(?:also\s+)?(?:so\s+|very\s+|really\s+|truly\s+|deeply\s+)?(?:sorry|glad|pleased|delighted|grateful|thankful)\s+(?:to hear|to (?:everyone|all|every|our|the|you)|you|that|for)\b|^\s*(?:we|i)\s+(?:would\s+like\s+to\s+|want\s+to\s+|wish\s+to\s+)?(?:thank|apologi[sz]e\s+to)\s+(?:our|every|everyone|all|the|you|them)\b|^\s*(?:i|we)\s+(?:understand|hear|appreciate|share)\s+(?:the|your|that|this)\s+(?:worry|concern|frustration|anger|point)\b|^\s*thank(?:s| you)\b/i;
 const VOCATIVE_END = /,\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+)?)[.!?]?["”’']?\s*$/u;
 const VOCATIVE_START = /^\s*(?:(?:yes|no|well|look|so),?\s+)?(\p{Lu}[\p{L}'’-]+),\s/u;
