@@ -62,6 +62,13 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('Inflation is expected to fall below 3% in 2026.', ctx).claim_type).toBe('prediction');
   });
 
+  it('takes a forecast a person makes in their own name as a prediction, and the body\'s in its name as guidance', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
+    expect(classifyClaim('We expect our passenger numbers to pass two million in 2025.', ctx).claim_type).toBe('guidance');
+    expect(classifyClaim('I expect our passenger numbers to pass two million in 2025.', ctx).claim_type).toBe('prediction');
+    expect(classifyClaim("I'd expect the harbour to handle more freight in 2025.", ctx).claim_type).toBe('prediction');
+  });
+
   it('takes a deed reported against a promise made before as a statement of fact, unless it promises again', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('We opened 22 new ticket offices in 2024, two more than we promised.', ctx).claim_type).toBe('factual');

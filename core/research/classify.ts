@@ -241,6 +241,10 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   if (isForecastVerb(doc) || hasAny(doc, M.likely) || EXPECTATION.test(sentence)) {
     // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
     const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
+    // A forecast a person makes in their own name ("I expect", "I'd expect", "my expectation is") is their call, not
+    // the outlook the body publishes in its name ("we expect", "the board expects", "is expected").
+    const ownCall = /\bI(?:['’]d|\s+would)?\s+(?:still\s+|also\s+|now\s+|fully\s+|firmly\s+|confidently\s+)?(?:expect|predict|forecast|reckon|anticipate)\b|\bmy\s+(?:central\s+)?(?:expectation|forecast|prediction|bet|guess|hunch)\b/.test(sentence);
+    if (ownCall) return 'prediction';
     if (body && self && !predictWord && !wide) return 'guidance';
     // "Underlying operating margin for the full year is now expected to be between 15% and 16%", "turnover of £8.5m to
     // £9m is expected in 2026": an outlook the body gives in the passive, in its own document or quoted in anyone's.
