@@ -62,6 +62,15 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('Inflation is expected to fall below 3% in 2026.', ctx).claim_type).toBe('prediction');
   });
 
+  it('takes the present for the future only with a time named as one, and not a deed reported in the past', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
+    expect(classifyClaim('The new timetable starts on the first of April.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('He said every ferry would take card payments by spring 2026.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('Over the three days of the storm we issued more than 60 sailing alerts.', ctx).claim_type).toBe('factual');
+    expect(classifyClaim('This winter our crews ran 55 extra sailings to the outer isles.', ctx).claim_type).toBe('factual');
+    expect(classifyClaim('We pay every valid compensation claim within 28 days of receiving it.', ctx).claim_type).toBe('factual');
+  });
+
   it('takes a forecast a person makes in their own name as a prediction, and the body\'s in its name as guidance', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('We expect our passenger numbers to pass two million in 2025.', ctx).claim_type).toBe('guidance');
