@@ -192,6 +192,8 @@ const KEPT_OR_NOT = /\b(?:as|than)\s+(?:we|i|it|they)\s+(?:had\s+)?(?:promised|p
 
 // Things a body runs, named by a word after the name ("the Lyon route", "the Ashby clinic") or ending it ("Fenwright
 // Hall", "the Halden Galleries"): what is done to them is the body's deed.
+// Nouns for people, who do deeds as bodies do ("the Harwick chief executive", "Velmark riders").
+const PERSON_NOUNS = 'chief|executive|director|manager|spokesperson|spokesman|spokeswoman|chair|chairman|chairwoman|minister|secretary|officer|boss|founder|owner|leader|head|team|staff|players?|riders?|members?|councillors?|residents?|people|fans|supporters|drivers|workers|nurses|doctors|teachers';
 const THING_NOUN = /(?:route|line|service|services|link|hall|gallery|galleries|clinic|depot|works|plant|site|studios?|chair|lift|aviary|enclosure|building|hostel|programme|program|edition|bulletin|show|fund|scheme|network|app|store|shop|branch|ward|unit|centre|center|terminal|vessel|ship|ferry|train|trains|bus|buses|fleet|project|development|exhibition|collection|course|race|festival|card|tariff|product|range|model|brand)\b/;
 const THING_WORD = /\s(?:Hall|Gallery|Galleries|Court|House|Velodrome|Theatre|Studios?|Aviary|Pavilion|Arena|Museum)$/;
 
@@ -264,7 +266,12 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     // or ending in it, "Fenwright Hall", is a thing the body runs, not another body.)
     const before = (sentence.split(/\b(?:will|shall|would|won't|wouldn't)\b/i)[0] ?? '').replace(/^.*\b(?:said|says|told\s+[\p{L}\s]{1,40}?|added|confirmed|explained|insisted)\s+(?:that\s+)?/iu, '');
     const self = { names: (context.self_names ?? []).map((n) => n.toLowerCase().replace(/^the\s+/, '').split(/\s+/)), surnames: [], impersonal: false };
-    const thing = (n: { text: string; end: number }) => THING_WORD.test(` ${n.text}`) || new RegExp(`^\\s+${THING_NOUN.source}`, 'i').test(before.slice(n.end));
+    // (Or a name put before a common noun that is not a body's, "the Carrick Moor gigafactory": the noun says what it is.)
+    const headNoun = (after: string) => {
+      const w = /^\s+([a-z][a-z-]{2,})\b/.exec(after)?.[1];
+      return !!w && !new RegExp(`^(?:${BODY_WORDS}|${PERSON_NOUNS})s?$`).test(w) && nlp(w).has('#Noun') && !nlp(w).has('(#Verb|#Adverb|#Preposition|#Conjunction)');
+    };
+    const thing = (n: { text: string; end: number }) => THING_WORD.test(` ${n.text}`) || new RegExp(`^\\s+${THING_NOUN.source}`, 'i').test(before.slice(n.end)) || headNoun(before.slice(n.end));
     const someoneElse = namesIn(before).some((n) => !n.place && !(n.initial && !n.text.includes(' ')) && !isActorName(n.text, self) && !thing(n));
     // "He added that Sallowford would not lose a home game": "would" in reported speech is the speaker's "will".
     if (someoneElse) return hasAny(doc, M.future) || REPORTED_FUTURE.test(sentence) ? 'prediction' : 'factual';
