@@ -40,7 +40,7 @@ describe('classifyClaim: claim types', () => {
     // A thing the body runs, named ("Fenwright Hall", "the Lyon route"), and a deed its officer reports.
     expect(classifyClaim('Fenwright Hall will reopen on Saturday 19 April 2025.', ctx).claim_type).toBe('promise');
     expect(classifyClaim('Ms Tallis said the Lyon route would start in October.', ctx).claim_type).toBe('promise');
-    expect(classifyClaim('The Skerrin Quay boatyard will build two new ferries by the end of 2027.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('The Dunlow Fell gigafactory will create 900 direct jobs by the end of 2027.', ctx).claim_type).toBe('promise');
     // A level or a state is no deed, and another body's deed is a forecast.
     expect(classifyClaim('Fares will rise by the end of 2026.', ctx).claim_type).not.toBe('promise');
     expect(classifyClaim('The Harwick Health Board will open a clinic at the port by 2027.', ctx).claim_type).toBe('prediction');
