@@ -136,6 +136,11 @@ describe('figures that are not what they seem', () => {
     expect(readQuantities('Our cafes all hold the top hygiene rating of 5.')).toEqual([]);
     expect(readQuantities('We expect a decision on the treatment for children aged 12 to 17 by the end of 2023.')).toEqual([]);
     expect(readQuantities('The outage began at 08:20 and lasted a total of 7 hours and 20 minutes.').at(-1)).toMatchObject({ unit: 'duration', value: 440, denominator: false });
+    // The whole a count is out of follows a count of the same kind ("742 of its 1,150 overflows"); "each of the
+    // 61,300" after a sum of money, or "a rise of 17%" after a count, is a figure of its own.
+    expect(readQuantities('Some 742 of its 1,150 overflows spilled.').at(-1)).toMatchObject({ value: 1150, denominator: true });
+    expect(readQuantities('Fenmoor credited £25 to each of the 61,300 affected customers.').at(-1)).toMatchObject({ value: 61300, denominator: false });
+    expect(readQuantities('Crowds totalled 412,600, a rise of 17.0% on 2024.').at(-1)).toMatchObject({ unit: 'percent', denominator: false });
   });
 
   it('holds the level a change started from only to a source\'s starting level', () => {

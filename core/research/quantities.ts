@@ -301,7 +301,9 @@ export function readQuantities(sentence: string, header?: string): Reading[] {
     // A span of time is measured ("waited an average of 9 hours") only after words of measuring; otherwise it
     // says over what period or within what time a figure holds ("in the first six months", "within ten days").
     const durationDefinition = unit === 'duration' && header === undefined && !/\b(average|averaged|averaging|mean|median|wait|waited|waits|waiting|took|take|takes|lasted|lasting|delay|delayed|late by|of up to)\b[^,;]{0,80}$/i.test(sentence.slice(clauseStart + 1, at));
-    const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && !/\b(?:total|average|sum|maximum|minimum|peak|high|low|record)\s+of\s*$/i.test(before) && out.length > 0 && at - (out.at(-1)?.end ?? 0) < 25;
+    const denominator = /\b(?:of|out of)\s+(?:its|their|our|the|his|her|all)?\s*$/i.test(before) && !/\b(?:total|average|sum|maximum|minimum|peak|high|low|record)\s+of\s*$/i.test(before)
+      // ("£25 to each of the 61,300 affected customers": the whole, after a figure of another unit, is no denominator.)
+      && !/\b(?:each|every\s+one|both|any|none|either|neither)\s+of\s+(?:its|their|our|the|his|her)?\s*$/i.test(before) && out.length > 0 && out.at(-1)?.unit === unit && at - (out.at(-1)?.end ?? 0) < 25;
     const toLevel = /\bto\s*(?:[£$€]\s?)?$/i.test(sentence.slice(clauseStart + 1, at)) && clauseDir !== 0 ? (clauseDir > 0 ? 'up' as const : 'down' as const) : null;
     const low = nearly ? signed * NEARLY : signed;
     const high = signed;
