@@ -34,7 +34,14 @@ export type SnapshotResult = {
 export type SnapshotHooks = {
   /** The single pages are written: the Astro build may start. */
   onSingles?: () => void;
-  /** A report, subject or browse page's data is written, at `file`. */
+  /**
+   * A report, subject or browse page's data, as JSON, before it is written:
+   * true when the page needs no rendering from it (the full build's page
+   * cache had it). Its data file is then not written, unless the build keeps
+   * it (browse pages), and `onPage` is not called.
+   */
+  reuse?: (ref: PageRef, json: string) => Promise<boolean>;
+  /** A report, subject or browse page's data is written, at `file`, to be rendered. */
   onPage?: (ref: PageRef, file: string) => void;
 };
 
@@ -52,9 +59,11 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
   let pages = 0;
   const write = async (ref: PageRef, data: PageData) => {
     const file = snapshotFile(dir, ref);
-    await writeFile(file, JSON.stringify(data));
+    const json = JSON.stringify(data);
     pages++;
-    if (ref.key !== undefined) hooks.onPage?.(ref, file);
+    const reused = ref.key !== undefined && hooks.reuse !== undefined && (await hooks.reuse(ref, json));
+    if (!reused || ref.view === 'browse') await writeFile(file, json);
+    if (ref.key !== undefined && !reused) hooks.onPage?.(ref, file);
   };
   for (const d of ['report', 'subject', 'browse']) await mkdir(path.join(dir, 'pages', d), { recursive: true });
 
