@@ -136,6 +136,25 @@ describe('a full build with the page cache', () => {
     expect(await nlinks()).toEqual(linksBefore);
   });
 
+  it('a build whose snapshot fails leaves the live version as it was and no folder behind', async () => {
+    const before = await files();
+    const liveBefore = (await live()).manifest.build_id;
+    const builds = (await readdir(path.join(o.siteDir, 'builds'))).sort();
+    // A claim whose stored data the page data code cannot read: the snapshot's read of its batch fails.
+    const claimId = reports[3]!.claims[0]!.claim_id;
+    const { rows } = await t.db.pool.query<{ data: unknown }>(`SELECT data FROM claims WHERE claim_id = $1`, [claimId]);
+    await t.db.pool.query(`UPDATE claims SET data = '{"evidence": 7}'::jsonb WHERE claim_id = $1`, [claimId]);
+    try {
+      await expect(buildSite(t.db.pool, o, { reason: 'test: snapshot fails', full: true })).rejects.toThrow(/Cannot read properties of undefined/);
+    } finally {
+      await t.db.pool.query(`UPDATE claims SET data = $2 WHERE claim_id = $1`, [claimId, JSON.stringify(rows[0]!.data)]);
+    }
+    expect((await live()).manifest.build_id).toBe(liveBefore);
+    expect(await files()).toEqual(before);
+    expect((await readdir(path.join(o.siteDir, 'builds'))).sort()).toEqual(builds);
+    expect(await readdir(path.join(o.siteDir, 'work')).catch(() => [])).toEqual([]);
+  });
+
   it('when the live pages link to asset files the new build does not make, builds again without the cache', async () => {
     const dir = (await live()).dir;
     const list = readCacheList(dir)!;
