@@ -78,7 +78,8 @@ export function defineRoute<P = undefined, Q = undefined, B = undefined>(def: Ro
  * would reach the database and fail there.
  */
 export function cleanText(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.includes('\u0000') ? value.replace(/\u0000/g, '').toWellFormed() : value.toWellFormed();
+  // isWellFormed first: nearly every string is, and toWellFormed makes a copy.
+  if (typeof value === 'string') return value.includes('\u0000') ? value.replace(/\u0000/g, '').toWellFormed() : value.isWellFormed() ? value : value.toWellFormed();
   if (depth > 64 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => cleanText(v, depth + 1));
   const out: Record<string, unknown> = {};

@@ -1,9 +1,13 @@
 /**
  * `npm run bench` (site part): the static site over generated reports, in a
  * fresh embedded PostgreSQL. For each size (default 1,000 then 10,000
- * reports of 30 claims): the full build (pages per second, and its phases:
- * snapshot, Astro, render and compress, …; they overlap), the size of a
- * typical report page, and the publish time of one
+ * reports of 30 claims): full builds, --full-trials times each, cold
+ * (`cache: false`: every page rendered) and warm (one report's data changed
+ * before each, the rest taken from the live version by the page cache,
+ * jobs/site/page-cache.ts): pages per second, median, with each build's
+ * phases (snapshot, Astro, render and compress, …; they overlap) and the
+ * load average when it started; the size of a typical report page, and the
+ * publish time of one
  * new report on that site (an incremental build, published in place; median
  * of --trials, each a new report of --claims claims); then on the largest
  * site: the time from a stored report to its page on demand
@@ -13,7 +17,7 @@
  * Options: --reports 1000,10000,100000 --claims 30 --bulk-claims N (claims of
  * the generated reports that fill the site; default --claims: fewer make a
  * site of 100,000 reports quicker to generate and build, and change nothing a
- * new report's publish reads) --trials 3 --no-queue --json --keep (leave the
+ * new report's publish reads) --trials 3 --full-trials 3 --no-queue --json --keep (leave the
  * data folder, with its database files and its site, for profiling; its path is printed).
  */
 import { mkdtemp, chmod, rm, readFile, stat, readdir } from 'node:fs/promises';
@@ -41,7 +45,7 @@ import { jsonOutput } from '../core/snake-keys.ts';
 const { values } = parseArgs({
   options: {
     reports: { type: 'string', default: '1000,10000' }, claims: { type: 'string', default: '30' }, 'bulk-claims': { type: 'string' },
-    trials: { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+    trials: { type: 'string', default: '3' }, 'full-trials': { type: 'string', default: '3' }, 'no-queue': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
   },
 });
 const sizes = values.reports.split(',').map(Number).sort((a, b) => a - b);
@@ -144,19 +148,35 @@ try {
     // As autovacuum would after such a load: the planner needs the tables' statistics.
     await db.pool.query('ANALYZE subjects, reports, claims');
     const genMs = performance.now() - tg;
-    const cpu0 = await cpuSeconds();
-    const b = await buildSite(db.pool, o, { reason: 'bench', full: true });
-    const cpu = (await cpuSeconds()) - cpu0;
+    const full = async (cache: boolean) => {
+      const load = os.loadavg()[0]!;
+      const cpu0 = await cpuSeconds();
+      const b = await buildSite(db.pool, o, { reason: 'bench', full: true, cache });
+      const cpu = (await cpuSeconds()) - cpu0;
+      return {
+        ms: Math.round(b.ms), rendered: b.rendered, pages_per_second: Math.round((b.pages / (b.ms / 1000)) * 10) / 10, cpu_seconds: Math.round(cpu * 10) / 10,
+        pages_per_cpu_second: Math.round((b.pages / cpu) * 10) / 10, load_average: Math.round(load * 10) / 10, phases: b.phases, pages: b.pages,
+      };
+    };
+    const cold = [];
+    for (let i = 0; i < Number(values['full-trials']); i++) cold.push(await full(false));
+    // Warm: a rebuild after one report's data changed (its first claim's rationale), as a full build asked for, or one after a removal, finds the site.
+    const warm = [];
+    for (let i = 0; i < Number(values['full-trials']); i++) {
+      const id = ids[Math.floor(r() * ids.length)]!;
+      await db.pool.query(`UPDATE claims SET data = jsonb_set(data, '{rationale}', to_jsonb($2::text)) WHERE report_id = $1 AND position = 0`, [id, `Changed for the warm build ${i}: ${sentence(12)}.`]);
+      warm.push(await full(true));
+    }
+    const summary = (runs: Awaited<ReturnType<typeof full>>[]) => ({ median_pages_per_second: median(runs.map((x) => x.pages_per_second)), runs });
     const cur = (await readCurrent(config.siteDir))!;
     const sizes = await Promise.all(ids.slice(0, 200).map(async (id) => readFile(path.join(clientDir(cur.dir), 'reports', id, 'index.html'))));
     const typical = median(sizes.map((s) => s.length));
     const typicalGz = median(sizes.map((s) => gzipSync(s).length));
     (out.full_builds as unknown[]).push({
-      reports: n, generate_ms: Math.round(genMs), pages: b.pages, ms: Math.round(b.ms), phases: b.phases, pages_per_second: Math.round((b.pages / (b.ms / 1000)) * 10) / 10,
-      cpu_seconds: Math.round(cpu * 10) / 10, pages_per_cpu_second: Math.round((b.pages / cpu) * 10) / 10,
+      reports: n, generate_ms: Math.round(genMs), pages: cold[0]!.pages, cold: summary(cold), warm: summary(warm),
       typical_report_page_bytes: typical, typical_report_page_gzip_bytes: typicalGz, site_bytes: await du(clientDir(cur.dir)),
     });
-    process.stderr.write(`full build of ${n} reports: ${JSON.stringify((out.full_builds as unknown[]).at(-1))}\n`);
+    process.stderr.write(`full builds of ${n} reports: ${JSON.stringify((out.full_builds as unknown[]).at(-1))}\n`);
 
     // One new report on this site, published by an incremental build (in place), --trials times.
     claimsPer = newClaims;
@@ -212,8 +232,10 @@ try {
   if (values.json) process.stdout.write(jsonOutput(out));
   else {
     const lines = [`machine: ${out.machine}`, `reports of ${claimsPer} claims each`];
-    for (const f of out.full_builds as Record<string, number>[]) {
-      lines.push(`full build, ${f.reports} reports: ${f.pages} pages in ${f.ms} ms = ${f.pages_per_second} pages/s (${f.cpu_seconds} CPU s in the build's own processes: ${f.pages_per_cpu_second} pages per CPU second); typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB (${JSON.stringify((f as unknown as { phases: unknown }).phases)})`);
+    type Runs = { median_pages_per_second: number; runs: { pages_per_second: number; rendered: number; load_average: number }[] };
+    const runs = (x: Runs) => `median ${x.median_pages_per_second} pages/s (${x.runs.map((r) => `${r.pages_per_second} with ${r.rendered} rendered, load ${r.load_average}`).join('; ')})`;
+    for (const f of out.full_builds as (Record<string, number> & { cold: Runs; warm: Runs })[]) {
+      lines.push(`full builds, ${f.reports} reports (${f.pages} pages): cold ${runs(f.cold)}; warm ${runs(f.warm)}; typical report page ${Math.round(f.typical_report_page_bytes! / 1024)} KB (${Math.round(f.typical_report_page_gzip_bytes! / 1024)} KB gzipped); site ${Math.round(f.site_bytes! / 1048576)} MB`);
     }
     for (const p of out.publish_one_report as Record<string, number[] | number>[]) {
       lines.push(`one new report published on a site of ${p.site_reports} reports: median ${p.median_ms} ms (trials ${(p.trials_ms as number[]).join(', ')} ms; ${p.rendered} pages rendered)`);

@@ -15,7 +15,8 @@ import {
  * The single pages (index, methodology pages, exports) come first: they are
  * all the Astro build itself reads (site/src/lib/snapshot.ts), and
  * `onSingles` is called once they are written, so the build can start while
- * the rest is read. Then each report, subject and browse page, `onPage`
+ * the rest is read. Then each report, subject and browse page (a window of
+ * them at a time, the next batch of reports read meanwhile), `onPage`
  * called as each is written (the full build renders those with the new
  * bundle's renderer, jobs/site/render-pool.ts). Report pages are read a batch
  * at a time, so a snapshot of any size is written in steady memory.
@@ -34,7 +35,14 @@ export type SnapshotResult = {
 export type SnapshotHooks = {
   /** The single pages are written: the Astro build may start. */
   onSingles?: () => void;
-  /** A report, subject or browse page's data is written, at `file`. */
+  /**
+   * A report, subject or browse page's data, as JSON, before it is written:
+   * true when the page needs no rendering from it (the full build's page
+   * cache had it). Its data file is then not written, unless the build keeps
+   * it (browse pages), and `onPage` is not called.
+   */
+  reuse?: (ref: PageRef, json: string) => Promise<boolean>;
+  /** A report, subject or browse page's data is written, at `file`, to be rendered. */
   onPage?: (ref: PageRef, file: string) => void;
 };
 
@@ -50,46 +58,104 @@ export async function writeSnapshot(db: Queryable, dir: string, o: { siteUrl: st
   const c = common();
   const reportIds: string[] = [];
   let pages = 0;
-  const write = async (ref: PageRef, data: PageData) => {
-    const file = snapshotFile(dir, ref);
-    await writeFile(file, JSON.stringify(data));
+  const single = async (ref: PageRef, data: PageData) => {
+    await writeFile(snapshotFile(dir, ref), JSON.stringify(data));
     pages++;
-    if (ref.key !== undefined) hooks.onPage?.(ref, file);
   };
-  for (const d of ['report', 'subject', 'browse']) await mkdir(path.join(dir, 'pages', d), { recursive: true });
+  // Keyed pages are placed a window at a time: each waits on its file system calls (the cache's checks and links,
+  // or its data file), and the window keeps the database read and the page data made meanwhile.
+  const window = new Window(IN_FLIGHT);
+  const keyed = async (ref: PageRef, data: PageData) => {
+    const file = snapshotFile(dir, ref);
+    const json = JSON.stringify(data);
+    pages++;
+    await window.run(async () => {
+      const reused = hooks.reuse !== undefined && (await hooks.reuse(ref, json));
+      if (!reused || ref.view === 'browse') await writeFile(file, json);
+      if (!reused) hooks.onPage?.(ref, file);
+    });
+  };
+  try {
+    for (const d of ['report', 'subject', 'browse']) await mkdir(path.join(dir, 'pages', d), { recursive: true });
 
-  const sum = await loadSummaries(db);
-  await write({ view: 'index' }, indexPage(sum, c, o.exports[0] ?? null));
-  const method = await methodologyPages(db, c);
-  for (const p of method) await write({ view: p.view }, p);
-  await write({ view: 'exports' }, exportsPage(o.exports, c));
-  hooks.onSingles?.();
+    const sum = await loadSummaries(db);
+    await single({ view: 'index' }, indexPage(sum, c, o.exports[0] ?? null));
+    const method = await methodologyPages(db, c);
+    for (const p of method) await single({ view: p.view }, p);
+    await single({ view: 'exports' }, exportsPage(o.exports, c));
+    hooks.onSingles?.();
 
-  for (let i = 0; i < sum.reports.length; i += BATCH) {
-    const ids = sum.reports.slice(i, i + BATCH).map((r) => r.report_id);
-    for (const p of await reportPages(db, ids, c, o.siteUrl)) {
-      await write({ view: 'report', key: p.report_id }, p);
-      reportIds.push(p.report_id);
+    // The next batch is read while this one is placed.
+    const batch = (i: number) => (i < sum.reports.length ? reportPages(db, sum.reports.slice(i, i + BATCH).map((r) => r.report_id), c, o.siteUrl) : null);
+    let next = batch(0);
+    for (let i = 0; next; i += BATCH) {
+      const these = await next;
+      next = batch(i + BATCH);
+      // Awaited in the next turn; a failure seen before then is not an unhandled rejection.
+      next?.catch(() => {});
+      for (const p of these) {
+        await keyed({ view: 'report', key: p.report_id }, p);
+        reportIds.push(p.report_id);
+      }
     }
-  }
-  // Each subject's page from its own reports (grouped once: filtering every report for each subject grew with the square of the site).
-  const bySubject = new Map<string, Summaries['reports']>();
-  for (const r of sum.reports) {
-    const list = bySubject.get(r.subject_id);
-    if (list) list.push(r);
-    else bySubject.set(r.subject_id, [r]);
-  }
-  for (const id of sum.subjects.keys()) {
-    await write({ view: 'subject', key: id }, subjectPage({ subjects: sum.subjects, reports: bySubject.get(id) ?? [] }, id, c)!);
-  }
-  for (const [letter, entries] of browseEntries(sum)) {
-    await mkdir(path.join(dir, 'pages', 'browse', letter), { recursive: true });
-    const cut = cutPages(entries);
-    for (const [i, subjects] of cut.entries()) {
-      const key = browseKey(letter, i + 1);
-      await write({ view: 'browse', key }, browsePageOf(letter, i + 1, cut.length, subjects, c));
+    // Each subject's page from its own reports (grouped once: filtering every report for each subject grew with the square of the site).
+    const bySubject = new Map<string, Summaries['reports']>();
+    for (const r of sum.reports) {
+      const list = bySubject.get(r.subject_id);
+      if (list) list.push(r);
+      else bySubject.set(r.subject_id, [r]);
     }
-    await writeFile(path.join(dir, 'pages', 'browse', letterIndexFile(letter)), JSON.stringify(letterIndex(letter, cut)));
+    for (const id of sum.subjects.keys()) {
+      await keyed({ view: 'subject', key: id }, subjectPage({ subjects: sum.subjects, reports: bySubject.get(id) ?? [] }, id, c)!);
+    }
+    for (const [letter, entries] of browseEntries(sum)) {
+      await mkdir(path.join(dir, 'pages', 'browse', letter), { recursive: true });
+      const cut = cutPages(entries);
+      for (const [i, subjects] of cut.entries()) {
+        const key = browseKey(letter, i + 1);
+        await keyed({ view: 'browse', key }, browsePageOf(letter, i + 1, cut.length, subjects, c));
+      }
+      await writeFile(path.join(dir, 'pages', 'browse', letterIndexFile(letter)), JSON.stringify(letterIndex(letter, cut)));
+    }
+    await window.drain();
+    return { pages, report_ids: reportIds, measurement_at: method[1].measurement?.measured_at ?? null };
+  } finally {
+    // Nothing is still writing when the caller removes the folders, whether this succeeded or not.
+    await window.settle();
   }
-  return { pages, report_ids: reportIds, measurement_at: method[1].measurement?.measured_at ?? null };
+}
+
+const IN_FLIGHT = 16;
+
+/** At most `size` tasks at once; the first failure is thrown by the next run() or by drain(). */
+class Window {
+  readonly #running = new Set<Promise<void>>();
+  #failure: { err: unknown } | null = null;
+  readonly #size: number;
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  async run(task: () => Promise<void>): Promise<void> {
+    this.#throwIfFailed();
+    const p: Promise<void> = task().catch((err: unknown) => {
+      this.#failure ??= { err };
+    }).finally(() => this.#running.delete(p));
+    this.#running.add(p);
+    if (this.#running.size >= this.#size) await Promise.race(this.#running);
+    this.#throwIfFailed();
+  }
+
+  async drain(): Promise<void> {
+    await this.settle();
+    this.#throwIfFailed();
+  }
+
+  async settle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure) throw this.#failure.err;
+  }
 }

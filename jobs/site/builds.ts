@@ -14,6 +14,7 @@ import { runAstroBuild } from './astro.ts';
 import { changesSince, currentSnapshot } from './changes.ts';
 import { planIncremental, publishIncremental } from './incremental.ts';
 import { DATA_DIR, VERSIONS_DIR, recoverJournals } from './journal.ts';
+import { PageCache, StaleCacheError } from './page-cache.ts';
 import { precompressTree } from './precompress.ts';
 import { RenderPool } from './render-pool.ts';
 import { writeCrawlerFiles } from './sitemap.ts';
@@ -26,7 +27,10 @@ import { writeCrawlerFiles } from './sitemap.ts';
  *   data is written, and the report, subject and browse pages are rendered
  *   with that bundle by worker threads (render-pool.ts) as the snapshot
  *   writes them; the nightly exports are carried over, and the new folder
- *   goes live.
+ *   goes live. A page whose data is what the live version rendered it
+ *   from, under the same renderer, is not rendered again: the live
+ *   version's page and copies are taken as hard links (page-cache.ts), so a
+ *   full build costs its snapshot and the pages that changed.
  *   Run when there is no site yet, when the site version changed (site code,
  *   methodology text, method version), or when asked.
  * - Incremental: the changes since the live version (reports stored, remade
@@ -47,7 +51,8 @@ import { writeCrawlerFiles } from './sitemap.ts';
 
 type Log = { info: (o: object, m: string) => void; warn: (o: object, m: string) => void };
 export type SiteOptions = { siteDir: string; siteUrl: string | null; exportKeepDays: number; log?: Log };
-export type BuildRequest = { reason: string; full?: boolean };
+/** `cache: false`: a full build renders every page, taking none from the last version (jobs/site/page-cache.ts). */
+export type BuildRequest = { reason: string; full?: boolean; cache?: boolean };
 export type BuildResult = {
   status: 'published' | 'unchanged';
   kind: BuildManifest['kind'] | null;
@@ -102,7 +107,7 @@ export async function buildLocked(pool: Pool, o: SiteOptions, req: BuildRequest)
   const t0 = performance.now();
   const full = !current || req.full === true || current.manifest.site_version !== siteVersion();
   try {
-    const result = full ? await fullBuild(pool, o, current) : ((await incrementalBuild(pool, o, current!)) ?? (await fullBuild(pool, o, current)));
+    const result = full ? await fullOrCold(pool, o, current, req) : ((await incrementalBuild(pool, o, current!)) ?? (await fullOrCold(pool, o, current, req)));
     if (result.status === 'published') {
       await recordBuild(pool, { build_id: result.build_id, kind: result.kind!, status: 'published', reason: req.reason, started, ms: result.ms, pages: result.pages, rendered: result.rendered, report_ids: result.new_reports });
       o.log?.info({ build: result.build_id, kind: result.kind, pages: result.pages, rendered: result.rendered, ms: Math.round(result.ms), phases: result.phases }, 'site published');
@@ -122,7 +127,18 @@ async function publish(o: SiteOptions, dir: string, manifest: BuildManifest, pre
   await pruneBuilds(o.siteDir, previous ? [manifest.build_id, previous] : [manifest.build_id]);
 }
 
-async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType<typeof readCurrent>>): Promise<BuildResult> {
+/** A full build with the page cache; made again without it if the cache turned out not to fit the new build (StaleCacheError). */
+async function fullOrCold(pool: Pool, o: SiteOptions, current: Awaited<ReturnType<typeof readCurrent>>, req: BuildRequest): Promise<BuildResult> {
+  try {
+    return await fullBuild(pool, o, current, req.cache !== false);
+  } catch (err) {
+    if (!(err instanceof StaleCacheError)) throw err;
+    o.log?.warn({ error: err.message }, 'the page cache did not fit the new build; building again without it');
+    return fullBuild(pool, o, current, false);
+  }
+}
+
+async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType<typeof readCurrent>>, useCache: boolean): Promise<BuildResult> {
   const t0 = performance.now();
   const l = siteLayout(o.siteDir);
   const id = newBuildId();
@@ -130,7 +146,11 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   const data = path.join(l.work, id);
   await ensureNodeModulesLink(o.siteDir, path.join(REPO_ROOT, 'node_modules'));
   const oldExports = current ? path.join(clientDir(current.dir), 'exports') : null;
-  const pages = new RenderPool();
+  // Unchanged pages are taken from the live version (its folder is not pruned while the site lock is held).
+  const cache = await PageCache.open(current?.dir ?? null, useCache);
+  const pages = new RenderPool((done) => {
+    for (const p of done) cache.rendered(p.file, p.files);
+  });
   let astro: Promise<unknown> | undefined;
   try {
     const exports = oldExports ? await readExportManifests(oldExports) : [];
@@ -144,14 +164,18 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
           tSnapshot.astroStart = performance.now();
           astro = runAstroBuild({ dataDir: data, outDir: dir, cacheDir: l.cache }).then(async (r) => {
             tSnapshot.astroEnd = performance.now();
+            await cache.checkAssets(clientDir(dir));
             // Astro's own files (its few pages, stylesheets, public files), before the pool writes beside them.
-            await precompressTree(clientDir(dir));
+            await precompressTree(clientDir(dir), { skip: KEYED_DIRS });
+            // Astro empties the folder it builds into: the cache's links and the pool's pages are written once it is done.
+            cache.start(clientDir(dir));
             pages.start(dir, siteVersion());
             return r;
           });
           // Awaited below; a failure seen before then is not an unhandled rejection.
           astro.catch(() => {});
         },
+        reuse: (ref, json) => cache.reuse(pageFile(ref), json),
         onPage: (ref, file) => pages.add(ref, file),
       })),
       db_snapshot: await currentSnapshot(tx),
@@ -161,6 +185,8 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     tSnapshot.snapshotEnd = performance.now();
     await astro;
     await pages.finish();
+    await cache.finish();
+    cache.assertSound();
     const tCarry = performance.now();
     // The nights already exported stay published (their files are shared, not copied, with their copies).
     if (oldExports) {
@@ -175,6 +201,7 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     await rename(path.join(data, 'pages', 'index.json'), path.join(dir, DATA_DIR, 'index.json'));
     await rename(path.join(data, 'pages', 'browse'), path.join(dir, DATA_DIR, 'browse'));
     await writeCrawlerFiles(clientDir(dir), o.siteUrl);
+    await cache.write(dir);
     const tCompress = performance.now();
     // Carried nights made before their files had copies.
     await precompressTree(path.join(clientDir(dir), 'exports'));
@@ -183,9 +210,10 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
     await access(path.join(clientDir(dir), 'index.html'));
     for (const rid of snap.report_ids) await access(path.join(clientDir(dir), pageFile({ view: 'report', key: rid })));
     const ms = performance.now() - t0;
+    const rendered = snap.pages - cache.reused;
     const manifest: BuildManifest = {
       build_id: id, kind: 'full', built_at: new Date().toISOString(), site_version: siteVersion(), based_on: current?.manifest.build_id ?? null,
-      db_snapshot: snap.db_snapshot, measurement_at: snap.measurement_at, pages: snap.pages, rendered: snap.pages, ms: Math.round(ms),
+      db_snapshot: snap.db_snapshot, measurement_at: snap.measurement_at, pages: snap.pages, rendered, ms: Math.round(ms),
     };
     const tNew = performance.now();
     // Reports published for the first time: those the last version had no page for.
@@ -202,11 +230,12 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
       snapshot: tSnapshot.snapshotEnd - t0, astro: tSnapshot.astroEnd - tSnapshot.astroStart, render_and_compress: tCarry - tSnapshot.astroEnd,
       carry_and_sitemap: tCompress - tCarry, precompress_carried: tCheck - tCompress, check: tNew - tCheck, new_reports: tPublish - tNew, publish_and_prune: performance.now() - tPublish,
     };
-    return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered: snap.pages, ms, new_reports: newReports, phases: rounded(phases) };
+    return { status: 'published', kind: 'full', build_id: id, pages: snap.pages, rendered, ms, new_reports: newReports, phases: rounded(phases) };
   } catch (err) {
     // Nothing may still be writing into the folder when it is removed: Astro's child is awaited, the pool's threads stopped.
     await astro?.catch(() => {});
     await pages.close();
+    await cache.finish().catch(() => {});
     await removeTree(dir);
     throw err;
   } finally {
@@ -214,6 +243,8 @@ async function fullBuild(pool: Pool, o: SiteOptions, current: Awaited<ReturnType
   }
 }
 
+/** The folders of the pages the pool renders or the cache links (with their copies): not Astro's. */
+const KEYED_DIRS = ['reports', 'subjects', 'browse'];
 const exists = (p: string) => lstat(p).then(() => true, () => false);
 const rounded = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
 

@@ -92,14 +92,17 @@ async function copiesFresh(file: string, mtimeMs: number): Promise<boolean> {
 /**
  * Compresses every text file of a tree that has no fresh copies (a full
  * build: all of Astro's output; files carried over from the last version keep
- * theirs). A few at a time: zlib runs on libuv's thread pool, which also
+ * theirs), but the top-level folders in `skip` (pages written with their
+ * copies already). A few at a time: zlib runs on libuv's thread pool, which also
  * serves the API's file reads.
  */
-export async function precompressTree(root: string, concurrency = 4): Promise<{ files: number }> {
+export async function precompressTree(root: string, o: { concurrency?: number; skip?: readonly string[] } = {}): Promise<{ files: number }> {
+  const concurrency = o.concurrency ?? 4;
   const files: string[] = [];
   const walk = async (dir: string) => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
+      if (e.isDirectory() && dir === root && o.skip?.includes(e.name)) continue;
       if (e.isDirectory()) await walk(p);
       else if (e.isFile() && isPrecompressible(p)) files.push(p);
     }

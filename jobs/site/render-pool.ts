@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { pageFile, type PageRef } from '../../core/site/page-data.ts';
-import type { RenderTask } from './render-worker.ts';
+import type { RenderedFiles, RenderTask } from './render-worker.ts';
 
 /**
  * The report, subject and browse pages of a full build, rendered in parallel:
@@ -26,8 +26,11 @@ export class RenderPool {
   #task: Omit<RenderTask, 'pages'> | undefined;
   #failed = false;
   readonly #threads: number;
+  readonly #onRendered: (pages: RenderedFiles) => void;
 
-  constructor(threads = Math.max(1, os.availableParallelism())) {
+  /** `onRendered`: each batch's pages as they are written (the page cache's entries). */
+  constructor(onRendered: (pages: RenderedFiles) => void = () => {}, threads = Math.max(1, os.availableParallelism())) {
+    this.#onRendered = onRendered;
     this.#threads = threads;
   }
 
@@ -47,7 +50,10 @@ export class RenderPool {
     if (this.#failed) return;
     const pages = this.#pending.splice(0, BATCH);
     if (pages.length === 0) return;
-    const run = this.#pool!.run({ ...this.#task!, pages } satisfies RenderTask);
+    const run = (this.#pool!.run({ ...this.#task!, pages } satisfies RenderTask) as Promise<RenderedFiles>).then((done) => {
+      this.#onRendered(done);
+      return done.length;
+    });
     run.catch(() => (this.#failed = true));
     this.#running.push(run);
   }

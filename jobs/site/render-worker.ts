@@ -6,10 +6,11 @@
  * thread per core does them side by side, while the main thread reads the
  * next pages from the database.
  */
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PageData } from '../../core/site/page-data.ts';
 import { rendererFor } from '../../core/site/renderer.ts';
+import { stampFile, type FileStamp } from './page-cache.ts';
 import { PRECOMPRESS_MIN_BYTES, compressBothSync } from './precompress.ts';
 
 export type RenderTask = {
@@ -20,7 +21,16 @@ export type RenderTask = {
   pages: { data: string; file: string; drop: boolean }[];
 };
 
-export default async function render(task: RenderTask): Promise<number> {
+/** Each page rendered: its file, and the stamps of the page and its copies as written (the page cache's entry, jobs/site/page-cache.ts). */
+export type RenderedFiles = { file: string; files: FileStamp[] }[];
+
+// Exclusive creation: a file that is there already may be a hard link to a published version's page (the page cache),
+// which writing in place would change under that version; the build fails instead.
+const NEW = { flag: 'wx' } as const;
+const stamp = (file: string) => stampFile(statSync(file, { bigint: true }));
+
+export default async function render(task: RenderTask): Promise<RenderedFiles> {
+  const out: RenderedFiles = [];
   const renderer = await rendererFor(task.buildDir, { site_version: task.siteVersion });
   const client = path.join(task.buildDir, 'client');
   for (const p of task.pages) {
@@ -31,15 +41,18 @@ export default async function render(task: RenderTask): Promise<number> {
     const file = path.join(client, p.file);
     mkdirSync(path.dirname(file), { recursive: true });
     // A new build's folder is no one's until it goes live: plain writes, no temporary files; the copies after the page.
-    writeFileSync(file, html);
+    writeFileSync(file, html, NEW);
+    const files = [stamp(file)];
     if (html.length >= PRECOMPRESS_MIN_BYTES) {
       const [br, gz] = compressBothSync(html);
-      writeFileSync(`${file}.br`, br);
-      writeFileSync(`${file}.gz`, gz);
+      writeFileSync(`${file}.br`, br, NEW);
+      writeFileSync(`${file}.gz`, gz, NEW);
+      files.push(stamp(`${file}.br`), stamp(`${file}.gz`));
     }
+    out.push({ file: p.file, files });
     // A turn of the event loop between pages: V8 keeps objects behind WeakRefs made during a job (the adapter's
     // abort signals hold each request's page) until the job ends, and a batch rendered in one job would hold them all.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return task.pages.length;
+  return out;
 }
