@@ -72,6 +72,17 @@ describe('classifyClaim: claim types', () => {
     expect(classifyClaim('We pay every valid compensation claim within 28 days of receiving it.', ctx).claim_type).toBe('factual');
   });
 
+  it('takes what the economy, a market or a contest will do as a forecast, whoever says it', () => {
+    const ctx = { said_on: '2025-01-10', self_names: ['Pellow Rovers'], speaks_for_body: true };
+    expect(classifyClaim('We will be promoted this season.', ctx).claim_type).toBe('prediction');
+    expect(classifyClaim('Harwick Town will win the league in 2025/26.', ctx).claim_type).toBe('prediction');
+    expect(classifyClaim('Inflation will be under three percent by April.', ctx).claim_type).toBe('prediction');
+    expect(classifyClaim('Turnout will be above 70 percent in the May election.', ctx).claim_type).toBe('prediction');
+    // A deed the body does stays its promise, a name's word "National" is no economy, and finishing a job is no contest.
+    expect(classifyClaim('Work on the Harnby National Velodrome will start before the end of 2025.', ctx).claim_type).toBe('promise');
+    expect(classifyClaim('We will finish the new stand by the end of 2026.', ctx).claim_type).toBe('promise');
+  });
+
   it('takes a forecast a person makes in their own name as a prediction, and the body\'s in its name as guidance', () => {
     const ctx = { said_on: '2025-01-10', self_names: ['Pellow Ferries'], speaks_for_body: true };
     expect(classifyClaim('We expect our passenger numbers to pass two million in 2025.', ctx).claim_type).toBe('guidance');

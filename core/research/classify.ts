@@ -197,6 +197,11 @@ const PERSON_NOUNS = 'chief|executive|director|manager|spokesperson|spokesman|sp
 const THING_NOUN = /(?:route|line|service|services|link|hall|gallery|galleries|clinic|depot|works|plant|site|studios?|chair|lift|aviary|enclosure|building|hostel|programme|program|edition|bulletin|show|fund|scheme|network|app|store|shop|branch|ward|unit|centre|center|terminal|vessel|ship|ferry|train|trains|bus|buses|fleet|project|development|exhibition|collection|course|race|festival|card|tariff|product|range|model|brand)\b/;
 const THING_WORD = /\s(?:Hall|Gallery|Galleries|Court|House|Velodrome|Theatre|Studios?|Aviary|Pavilion|Arena|Museum)$/;
 
+// An outlook for the economy, a market or an industry as a whole.
+const WIDE = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|turnout|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i;
+// An outcome of a contest, which no one can promise: "will win the league", "will be promoted", "will finish in the top three".
+const CONTEST = /\b(?:will|shall|would)\s+(?:not\s+|never\s+|definitely\s+|surely\s+)?(?:win|lose|be\s+promoted|be\s+relegated|go\s+down|stay\s+up|qualify|finish\s+(?:in|above|below|top|bottom)|top\s+the)\b/i;
+
 // A future in the passive: "will be demolished", "will be held on", "will be frozen" (not a state: "will be higher").
 const PASSIVE_DEED = /\b(?:will|shall|would)\s+(?:all\s+|also\s+|then\s+|now\s+|each\s+)?be\s+(?:[a-z]+ly\s+)?(?:[a-z]{3,}ed|built|held|paid|made|done|run|shut|cut|set|given|taken|sold|kept|brought|begun|frozen|chosen|sent|spent|written|rebuilt|rerun|overhauled)\b(?!\s+(?:to|that)\b)/i;
 
@@ -242,7 +247,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   if (onTrack && !isForecastVerb(doc) && body && self && !LEVEL_VERBS.has(parse(onTrack[2]!).compute('root').json()[0]?.terms?.[0]?.root ?? onTrack[2]!.toLowerCase())) return 'promise';
   if (isForecastVerb(doc) || hasAny(doc, M.likely) || EXPECTATION.test(sentence)) {
     // An outlook for the economy, a market or an industry as a whole is a forecast of the world, not of the body's own figures.
-    const wide = /\b(national|nationwide|industry-wide|sector-wide|market-wide|economy|economic|inflation|interest rates?|gdp|unemployment|jobless|the (?:market|sector|industry|country|region)|across the (?:market|sector|industry|country))\b/i.test(sentence);
+    const wide = WIDE.test(sentence);
     // A forecast a person makes in their own name ("I expect", "I'd expect", "my expectation is") is their call, not
     // the outlook the body publishes in its name ("we expect", "the board expects", "is expected").
     const ownCall = /\bI(?:['’]d|\s+would)?\s+(?:still\s+|also\s+|now\s+|fully\s+|firmly\s+|confidently\s+)?(?:expect|predict|forecast|reckon|anticipate)\b|\bmy\s+(?:central\s+)?(?:expectation|forecast|prediction|bet|guess|hunch)\b/.test(sentence);
@@ -257,6 +262,7 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
   // ("I'd put money on DAB overtaking FM", "I'll stick my neck out:", "I'll make a prediction now:", "I'm certain of
   // that": a forecast said as a wager or a conviction.)
   if (/\b(?:i|we)(?:['’]d|\s+would)?\s+(?:bet|tip|wager)\b|\bput\s+(?:my\s+|good\s+|some\s+)?money\s+on\b|\bstick\s+my\s+neck\s+out\b|\bmake\s+a\s+prediction\b|\bgo\s+out\s+on\s+a\s+limb\b|\b(?:i['’]m|i\s+am|we['’]re|we\s+are)\s+(?:certain|confident|sure)\s+(?:that|of\s+(?:it|that))\b/i.test(sentence)) return 'prediction';
+  if (CONTEST.test(sentence) && !hasAny(doc, M.pledge)) return 'prediction';
   if (firstPersonFuture(doc)) return 'promise';
   if (hasAny(doc, M.future) || /\bwould\b/i.test(sentence)) {
     const verb = futureVerb(doc);
@@ -280,6 +286,10 @@ function typeOf(doc: View, sentence: string, context: ClassifyContext): ClaimTyp
     // "The old terminal will be demolished by March", "fares will be frozen until April": a deed in the passive,
     // done by whoever says it will be.
     const deed = verb === 'be' && PASSIVE_DEED.test(sentence);
+    // (What the economy, a market or a contest will do is a forecast, whoever says it: "inflation will be under 3% by
+    // April", "turnout will be above 70 percent", "we will be promoted this season".)
+    // (Words of a name are not the economy's: "the Harnby National Velodrome".)
+    if (WIDE.test(before.replace(/(?<=\s)\p{Lu}[\p{L}-]*/gu, '')) || CONTEST.test(sentence)) return 'prediction';
     if (body && verb && (!LEVEL_VERBS.has(verb) || done || deed)) return 'promise';
     if (body && self && verb && LEVEL_VERBS.has(verb) && /\b(our|its)\b/i.test(asFirstPerson(sentence, context.self_names))) return 'guidance';
     if (hasAny(doc, M.future)) return 'prediction';
