@@ -80,6 +80,10 @@ describe('officers of the subject', () => {
     expect(names('The report by Lee Marr says that she had led Fenmoor Insurance Group badly.')).toEqual([]);
     expect(names('Nerys Callow has heard the complaints. Tom Reddaway of the union disagrees. "It is wrong," the Fenmoor chief executive said.')).toEqual([]);
     expect(names('Idris Vane does not like being called a founder. Hartwell Assurance, the insurer he set up in 2016, is not Fenmoor.')).toEqual([]);
+    // A surname that runs the subject ("Coyle has run Fenmoor…"), and an office closing the sentence in a text that named the subject.
+    expect(names('Marianne Coyle has heard every joke. "We had no fatal collisions," she said. Coyle has run Fenmoor Insurance Group since 2019.')).toEqual(['marianne coyle']);
+    expect(names('Fenmoor Insurance Group reported its results. "It was a good year," said Mara Okonjo, chief executive.')).toEqual(['mara okonjo']);
+    expect(names('"It was a good year," said Mara Okonjo, chief executive.')).toEqual([]);
     // The subject's office speaking without a possessive is the subject's voice.
     expect(withOfficers(() => false, [], [], [insurer.name])('the Fenmoor Insurance Group chief executive said')).toBe(true);
   });

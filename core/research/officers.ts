@@ -112,7 +112,7 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     { re: new RegExp(String.raw`${NAME1},\s+${THE}\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}\b`, 'gu'), back: true },
     // "Delia Farrant has run Swiftmarch Parcels since 2022", "Ada Finch founded Orrin Foods in 1998", "Priya Hollis
     // became chief executive of Moorcroft Animal Rescue in 2021"
-    { re: new RegExp(String.raw`${NAME}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|set\s+up|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
+    { re: new RegExp(String.raw`${NAME1}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|heads|headed|chairs|chaired|founded|co-founded|set\s+up|became\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at))\s+${S}\b`, 'gu') },
     // "When Marguerite Oyelaran agreed to meet the Courier …, she had led the Vellmore Tramlink Extension Company for
     // three years": a pronoun in the sentence that names the person, taking the subject as what they run.
     { re: new RegExp(String.raw`${NAME}(?=[^.!?\n]{0,300}?\b${ci('(?:he|she)')}\s+(?:has\s+|had\s+)?(?:run|runs|ran|led|leads|headed|heads|chaired|chairs|founded|co-founded|set\s+up)\s+${S}\b)`, 'gu'), first: true },
@@ -129,6 +129,8 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
     // "Priya Haldane, the managing director, told The Wavelength": an office of no body named, in a text about the
     // subject (named before it), is the subject's.
     { re: new RegExp(String.raw`${NAME1},\s+the\s+(?:[\p{L}-]+\s+){0,2}?${OFFICE}(?=[,.;]|\s+(?!(?:of|at|for|to|with|in)\b)[\p{Ll}])`, 'gu'), after: true },
+    // "said Mara Okonjo, chief executive.": an office with no article and no body, closing the sentence, likewise.
+    { re: new RegExp(String.raw`${NAME1},\s+(?:[\p{L}-]+\s+)?${OFFICE}(?=[.;]["”’]?(?:\s|$))`, 'gu'), after: true },
     // "Ruth Amberley, who has run the group since 2022", "Marchbank, who took over the council in 2022"
     { re: new RegExp(String.raw`${NAME1},\s+who\s+(?:has\s+|had\s+)?(?:(?:run|runs|ran|led|leads|chaired|chairs|founded|heads|headed|edits|edited|took\s+over|joined)|(?:became|becomes|is|was|been|serves\s+as|served\s+as)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}?${OFFICE}\s+(?:of|at)(?:\s+the)?)\s+(?:the\s+${ci(BODY)}\b|${S}\b)`, 'gu'), back: true },
   ];
