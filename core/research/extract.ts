@@ -189,7 +189,10 @@ function readClaims(doc: SourceDocument, subject: SubjectRef): ExtractedClaim[] 
   const others = doc.speakers.filter((s) => !bySpeaker(s));
   if (others.length === doc.speakers.length) return [];
   // People the document introduces in an office of the subject speak for it (officers.ts).
-  const officers = subject.kind === 'person' ? [] : officersOf(doc.text, [subject.name, ...subject.aliases]).filter((o) => !others.some((sp) => tokens(sp).join(' ') === o.join(' ')));
+  // (And those the run's other documents introduce: subject.officers, runOfficers.)
+  const here = subject.kind === 'person' ? [] : officersOf(doc.text, [subject.name, ...subject.aliases]);
+  const known = subject.kind === 'person' ? [] : (subject.officers ?? []).filter((o) => !here.some((h) => h.join(' ') === o.join(' ')));
+  const officers = [...here, ...known].filter((o) => !others.some((sp) => tokens(sp).join(' ') === o.join(' ')));
   const isSubject = withOfficers(subjectMatcher(subject, others), officers, others, subject.kind === 'person' ? [] : [subject.name, ...subject.aliases]);
   const ownPublication = isOwnPublication(doc, subject);
   const units = attribute(doc.text, isSubject, doc.speakers, ownPublication, subject.kind !== 'person');

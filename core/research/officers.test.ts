@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { extractClaims } from './extract.ts';
-import { ci, officersOf, withOfficers } from './officers.ts';
+import { ci, officersOf, runOfficers, withOfficers } from './officers.ts';
 import { wordingJudge } from './judge-wording.ts';
 import { candidateClaims } from './criteria.ts';
 import { sentenceSpans } from './judge-text.ts';
@@ -86,6 +86,16 @@ describe('officers of the subject', () => {
     expect(names('"It was a good year," said Mara Okonjo, chief executive.')).toEqual([]);
     // The subject's office speaking without a possessive is the subject's voice.
     expect(withOfficers(() => false, [], [], [insurer.name])('the Fenmoor Insurance Group chief executive said')).toBe(true);
+  });
+
+  it('takes the officers one document of the run introduces as the subject\'s voice in the others', () => {
+    const release = '"It was a good year," said Dr Miriam Ostrander, chief executive of Fenmoor Insurance Group.';
+    const interview = 'Dr Miriam Ostrander meets me in the tea room. Ostrander said the group had paid 41,000 claims in 2024.';
+    const officers = runOfficers([release, interview], [insurer.name, ...insurer.aliases]);
+    expect(officers).toEqual([['miriam', 'ostrander']]);
+    const quotes = (ref: typeof insurer & { officers?: string[][] }) => extractClaims(doc(interview), ref).map((c) => c.quote);
+    expect(quotes({ ...insurer, officers })).toContain('Ostrander said the group had paid 41,000 claims in 2024.');
+    expect(quotes(insurer)).not.toContain('Ostrander said the group had paid 41,000 claims in 2024.');
   });
 
   it('matches an officer by full name or by surname after a title, unless another speaker shares it', () => {

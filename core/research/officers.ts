@@ -198,6 +198,16 @@ export function officersOf(text: string, names: readonly string[]): string[][] {
 }
 
 /**
+ * The officers the documents of one research run introduce, each once: a person a release names as the subject's
+ * director speaks for it in an interview that does not say so again ("Ostrander said…").
+ */
+export function runOfficers(texts: readonly string[], names: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (const text of texts) for (const o of officersOf(text, names)) if (!out.some((n) => n.join(' ') === o.join(' '))) out.push(o);
+  return out;
+}
+
+/**
  * The subject's matcher with its officers: a text that names one of them by full name, or by surname after a
  * title or alone ("Ms Amberley said", "Amberley added") when no other speaker of the document shares it; and
  * one that speaks of an office of the subject itself ("the federation's performance director said",

@@ -38,6 +38,10 @@ export const SubjectRefSchema = z
     aliases: z.array(z.string()).describe('Other names the subject goes by, used to attribute statements.'),
     urls: z.array(z.string()).describe('Sites of the subject\'s own; documents there are not independent of it.'),
     description: z.string().nullish().describe('One line on who the subject is; a person\'s organisation is read from it.'),
+    officers: z
+      .array(z.array(z.string()))
+      .optional()
+      .describe('People the documents of the research run introduce in an office of the subject, each as the words of their name; they speak for it in every document.'),
   })
   .describe('The subject whose claims are being extracted.');
 

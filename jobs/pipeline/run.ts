@@ -4,6 +4,7 @@ import { methodVersion } from '../../core/method/version.ts';
 import type { KnownSubject, Providers } from '../../core/providers/types.ts';
 import type { JobProgress } from '../../core/schemas/resources.ts';
 import { assessStage, extractStage } from './stages.ts';
+import { runOfficers } from '../../core/research/officers.ts';
 import { discoverStatements } from './discover.ts';
 import { findDocuments } from './search.ts';
 import { toJudgedClaim, type JudgedClaim } from '../../core/research/claims.ts';
@@ -103,7 +104,9 @@ export async function researchSubject(subject: KnownSubject, providers: Provider
   progress.documents = documents.length;
   tell('extract');
 
-  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description };
+  const names = [subject.name, ...subject.aliases];
+  const officers = subject.kind === 'person' ? [] : runOfficers(documents.map((d) => d.text), names);
+  const ref = { name: subject.name, kind: subject.kind, aliases: subject.aliases, urls: subject.urls, description: subject.description, ...(officers.length ? { officers } : {}) };
   const seen = new Set<string>();
   const candidates: CandidateClaim[] = [];
   // A claim needs the date it was made: undated documents are passed over.
